@@ -1,0 +1,67 @@
+import { test, expect, waitForMail, codeIn, typeCode, mailsTo } from './support/fixtures';
+
+test.describe('member login', () => {
+  test('logs in with the mailed code and lands on mypage', async ({ page, member }) => {
+    await page.goto('/user/login');
+    await expect(page.getByRole('heading', { name: '会員ログイン' })).toBeVisible();
+    await page.getByLabel('メールアドレス').fill(member.email);
+    await page.getByLabel('パスワード').fill(member.password);
+    await page.getByRole('button', { name: 'ログイン', exact: true }).click();
+
+    await expect(page.getByRole('status')).toContainText(`${member.email} 宛に認証コードを送信しました`);
+    const mail = await waitForMail(member.email);
+    expect(mail.subject).toContain('ログイン認証コード');
+    await typeCode(page, codeIn(mail));
+    await page.getByRole('button', { name: '認証してログイン' }).click();
+
+    await expect(page).toHaveURL(/\/user\/mypage$/);
+    await expect(page.getByText('ようこそ、山田 花子 様')).toBeVisible();
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeTruthy();
+    const cookies = Object.fromEntries((await page.context().cookies()).map((c) => [c.name, c.value]));
+    expect(cookies.ak_logged_in).toBe('1');
+    expect(cookies.lastLogin).toBe('true');
+    expect(Number(cookies.ak_login_exp)).toBeGreaterThan(Date.now() / 1000 + 3500);
+  });
+
+  test('a wrong code is refused with the invalid-code message, then the right one works', async ({ page, member }) => {
+    await page.goto('/user/login');
+    await page.getByLabel('メールアドレス').fill(member.email);
+    await page.getByLabel('パスワード').fill(member.password);
+    await page.getByRole('button', { name: 'ログイン', exact: true }).click();
+    const code = codeIn(await waitForMail(member.email));
+    const wrong = code === '11111' ? '22222' : '11111';
+    await typeCode(page, wrong);
+    await page.getByRole('button', { name: '認証してログイン' }).click();
+    await expect(page.getByText('認証コードが無効か、有効期限が切れています。')).toBeVisible();
+
+    await page.getByLabel('1桁目').click();
+    await page.keyboard.press('Control+A');
+    for (let i = 0; i < 5; i++) await page.keyboard.press('Backspace');
+    await typeCode(page, code);
+    await page.getByRole('button', { name: '認証してログイン' }).click();
+    await expect(page).toHaveURL(/\/user\/mypage$/);
+  });
+
+  test('field rules show in Japanese before anything is sent', async ({ page }) => {
+    await page.goto('/user/login');
+    await page.getByRole('button', { name: 'ログイン', exact: true }).click();
+    await expect(page.getByText('メールアドレスは必須です')).toBeVisible();
+    await expect(page.getByText('パスワードを入力してください', { exact: true })).toBeVisible();
+    await page.getByLabel('メールアドレス').fill('not-an-address');
+    await expect(page.getByText('メールアドレスの形式が正しくありません')).toBeVisible();
+  });
+
+  test('the member guard sends a visitor to login', async ({ page }) => {
+    await page.goto('/user/mypage');
+    await expect(page).toHaveURL(/\/user\/login$/);
+  });
+
+  test('a wrong password gets the login-failed alert and no mail', async ({ page, member }) => {
+    await page.goto('/user/login');
+    await page.getByLabel('メールアドレス').fill(member.email);
+    await page.getByLabel('パスワード').fill('Wrong-Pass9!');
+    await page.getByRole('button', { name: 'ログイン', exact: true }).click();
+    await expect(page.getByRole('alertdialog')).toContainText('メールの送信に失敗しました');
+    expect(await mailsTo(member.email)).toHaveLength(0);
+  });
+});

@@ -1,0 +1,66 @@
+// Test fixtures that act on the stack as an operator or a mailbox would: create a member in
+// the database the stack uses, and read the mail the app sent from the mail catcher's API.
+import { test as base, expect, type Page } from '@playwright/test';
+import { randomUUID } from 'node:crypto';
+import { openDb, type Db } from '../../src/server/db/connect';
+import { createMember } from '../../src/server/seed';
+import { E2E } from './stack-env';
+
+export interface CaughtMail {
+  id: string;
+  subject: string;
+  text: string;
+  html: string;
+  to: Array<{ address: string }>;
+  date: string;
+}
+
+export async function mailsTo(address: string): Promise<CaughtMail[]> {
+  const response = await fetch(`${E2E.mailUrl}/email`);
+  const all = (await response.json()) as CaughtMail[];
+  return all.filter((m) => m.to.some((t) => t.address.toLowerCase() === address.toLowerCase()));
+}
+
+/** Waits for the n-th mail to `address` (1-based) and returns it. */
+export async function waitForMail(address: string, count = 1): Promise<CaughtMail> {
+  let mails: CaughtMail[] = [];
+  await expect
+    .poll(async () => (mails = await mailsTo(address)).length, { timeout: 15_000, message: `mail #${count} to ${address}` })
+    .toBeGreaterThanOrEqual(count);
+  return mails[count - 1];
+}
+
+export function codeIn(mail: CaughtMail): string {
+  const match = /^\s*(\d{5})\s*$/m.exec(mail.text);
+  if (!match) throw new Error(`No 5-digit code in mail "${mail.subject}"`);
+  return match[1];
+}
+
+export interface Member {
+  email: string;
+  password: string;
+  id: string;
+}
+
+export const test = base.extend<{ db: Db; member: Member }>({
+  // eslint-disable-next-line no-empty-pattern
+  db: async ({}, use) => {
+    const db = openDb({ dataDir: E2E.dataDir });
+    await use(db);
+    await db.destroy();
+  },
+  member: async ({ db }, use) => {
+    const email = `member-${randomUUID().slice(0, 8)}@example.com`;
+    const password = 'Sample-Pass1!';
+    const id = await createMember(db, email, password);
+    await use({ email, password, id });
+  },
+});
+
+export { expect };
+
+/** Fills the PIN boxes as a person types: one digit per box. */
+export async function typeCode(page: Page, code: string) {
+  await page.getByLabel('1桁目').click();
+  await page.keyboard.type(code);
+}

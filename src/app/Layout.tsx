@@ -1,0 +1,31 @@
+import { Suspense, useEffect } from 'react';
+import { Outlet, useLocation, useMatches } from 'react-router-dom';
+import messages from '../../messages/ja.json';
+import { reportHeightBurst } from './frame';
+import { ScreenErrorBoundary } from './ScreenErrorBoundary';
+
+export function Layout() {
+  const location = useLocation();
+  const matches = useMatches();
+  const title = (matches.at(-1)?.handle as { title?: string } | undefined)?.title;
+  useEffect(() => {
+    document.title = title ? `${title}｜${messages.site.name}` : messages.site.name;
+    window.scrollTo(0, 0);
+    reportHeightBurst();
+  }, [location.pathname, title]);
+  return (
+    <div className="page">
+      <header className="page__header">
+        <p className="page__site">{messages.site.name}</p>
+        {title && <h1 className="page__title">{title}</h1>}
+      </header>
+      <main className="page__main">
+        <ScreenErrorBoundary resetKey={location.pathname}>
+          <Suspense fallback={<p className="loading">{messages.app.loading}</p>}>
+            <Outlet />
+          </Suspense>
+        </ScreenErrorBoundary>
+      </main>
+    </div>
+  );
+}

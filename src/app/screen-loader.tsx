@@ -1,0 +1,54 @@
+// Each screen is its own chunk, loaded when its route is first visited. A chunk that fails,
+// or takes longer than 120 s, becomes an error naming it, with a reload button.
+import { lazy, type ComponentType } from 'react';
+import messages from '../../messages/ja.json';
+import { format } from '../shared/format';
+import ComingSoon from './ComingSoon';
+
+export const CHUNK_TIMEOUT_MS = 120_000;
+
+type ScreenModule = { default: ComponentType };
+const screenModules = import.meta.glob<ScreenModule>('../screens/*/index.tsx');
+
+export class ChunkLoadError extends Error {
+  constructor(
+    readonly chunk: string,
+    readonly timedOut: boolean,
+  ) {
+    super(format(timedOut ? messages.app.chunkTimeout : messages.app.chunkFailed, { chunk }));
+  }
+}
+
+export function withTimeout<T>(load: () => Promise<T>, chunk: string, ms = CHUNK_TIMEOUT_MS): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new ChunkLoadError(chunk, true)), ms);
+    load().then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      () => {
+        clearTimeout(timer);
+        reject(new ChunkLoadError(chunk, false));
+      },
+    );
+  });
+}
+
+export function hasScreen(screen: string): boolean {
+  return `../screens/${screen}/index.tsx` in screenModules;
+}
+
+const cache = new Map<string, ComponentType>();
+
+/** The lazily loaded component for a catalogue screen (a "coming soon" page if not built yet). */
+export function screenComponent(screen: string): ComponentType {
+  const load = screenModules[`../screens/${screen}/index.tsx`];
+  if (!load) return ComingSoon;
+  let component = cache.get(screen);
+  if (!component) {
+    component = lazy(() => withTimeout(load, screen));
+    cache.set(screen, component);
+  }
+  return component;
+}

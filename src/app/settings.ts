@@ -1,0 +1,17 @@
+// Run-time settings the server writes into index.html (see src/server/client-files.ts).
+export interface ClientSettings {
+  clientKey: string;
+  parentOrigin: string;
+  siteTopUrl: string;
+}
+
+let cached: ClientSettings | undefined;
+
+export function settings(): ClientSettings {
+  if (!cached) {
+    const meta = document.querySelector<HTMLMetaElement>('meta[name="member-site-settings"]');
+    const parsed = meta ? (JSON.parse(meta.content) as Partial<ClientSettings>) : {};
+    cached = { clientKey: parsed.clientKey ?? '', parentOrigin: parsed.parentOrigin ?? '', siteTopUrl: parsed.siteTopUrl ?? '/' };
+  }
+  return cached;
+}

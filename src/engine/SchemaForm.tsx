@@ -1,0 +1,141 @@
+// A form screen's form: rjsf with the engine's theme, Japanese strings and the precompiled
+// validators of one schemas/forms entry (imported as `virtual:form/<name>`).
+import { useMemo, useState, type ReactNode } from 'react';
+import Form from '@rjsf/core';
+import type { ErrorSchema, RJSFSchema, UiSchema } from '@rjsf/utils';
+import { createPrecompiledValidator, type ValidatorFunctions } from '@rjsf/validator-ajv8';
+import messages from '../../messages/ja.json';
+import type { FieldErrors } from '../shared/validation/field-errors';
+import { widgets, templates } from './registry';
+import { transformErrors } from './transform-errors';
+import { translateString } from './translate';
+import type { EngineContext } from './form-context';
+
+export interface FormModule {
+  name: string;
+  schema: RJSFSchema;
+  uiSchema: UiSchema;
+  validateFns: ValidatorFunctions;
+}
+
+const validators = new WeakMap<object, ReturnType<typeof createPrecompiledValidator>>();
+function validatorFor(form: FormModule) {
+  let validator = validators.get(form.validateFns);
+  if (!validator) {
+    validator = createPrecompiledValidator(form.validateFns, form.schema);
+    validators.set(form.validateFns, validator);
+  }
+  return validator;
+}
+
+/** `{ "email": ["…"] }` from the API to rjsf's error schema. */
+export function toErrorSchema(fields: FieldErrors | undefined): ErrorSchema | undefined {
+  if (!fields || Object.keys(fields).length === 0) return undefined;
+  const root: Record<string, unknown> = {};
+  for (const [path, list] of Object.entries(fields)) {
+    let node = root;
+    for (const key of path.split('.').filter(Boolean)) node = (node[key] ??= {}) as Record<string, unknown>;
+    node.__errors = list;
+  }
+  return root as ErrorSchema;
+}
+
+function mergeUi(base: UiSchema, overrides?: UiSchema): UiSchema {
+  if (!overrides) return base;
+  const merged: UiSchema = { ...base };
+  for (const [key, value] of Object.entries(overrides)) {
+    merged[key] = value && typeof value === 'object' && !Array.isArray(value) ? { ...(base[key] ?? {}), ...value } : value;
+  }
+  return merged;
+}
+
+export interface SchemaFormProps<T> {
+  form: FormModule;
+  formData: Partial<T>;
+  onChange: (data: Partial<T>) => void;
+  /** Called only with data the schema accepted. */
+  onSubmit: (data: T) => void | Promise<void>;
+  /** Field messages from a 400 answer; each disappears once its field is edited. */
+  serverErrors?: FieldErrors;
+  disabled?: boolean;
+  busy?: boolean;
+  /** Screen-specific UI changes (e.g. a field made read-only in a later step). */
+  uiOverrides?: UiSchema;
+  id?: string;
+  /** Replaces the default submit button (the UI schema's submitText). */
+  actions?: ReactNode;
+  /** Shown between the fields and the buttons. */
+  children?: ReactNode;
+}
+
+export function SchemaForm<T extends object>(props: SchemaFormProps<T>) {
+  const { form, formData, onChange, onSubmit, serverErrors, disabled, busy, uiOverrides, id, actions, children } = props;
+  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
+  const [submitted, setSubmitted] = useState(false);
+  const [dismissed, setDismissed] = useState<{ source?: FieldErrors; keys: Set<string> }>({ keys: new Set() });
+  const validator = validatorFor(form);
+  const uiSchema = useMemo(() => mergeUi(form.uiSchema, uiOverrides), [form.uiSchema, uiOverrides]);
+
+  const liveServerErrors = useMemo(() => {
+    if (!serverErrors) return undefined;
+    const keys = dismissed.source === serverErrors ? dismissed.keys : new Set<string>();
+    return Object.fromEntries(Object.entries(serverErrors).filter(([key]) => !keys.has(key)));
+  }, [serverErrors, dismissed]);
+
+  const formContext: EngineContext = {
+    touched,
+    submitted,
+    serverErrorIds: new Set(Object.keys(liveServerErrors ?? {}).map((k) => `root_${k.replace(/\./g, '_')}`)),
+  };
+  const submitText = (form.uiSchema['ui:submitButtonOptions'] as { submitText?: string } | undefined)?.submitText;
+
+  return (
+    <Form
+      id={id}
+      className="schema-form"
+      schema={form.schema}
+      uiSchema={uiSchema}
+      formData={formData}
+      validator={validator}
+      widgets={widgets}
+      templates={templates}
+      translateString={translateString}
+      transformErrors={transformErrors}
+      extraErrors={toErrorSchema(liveServerErrors)}
+      formContext={formContext}
+      disabled={disabled}
+      liveValidate="onChange"
+      showErrorList={false}
+      focusOnFirstError
+      noHtml5Validate
+      omitExtraData
+      liveOmit="onChange"
+      onBlur={(fieldId) => setTouched((prev) => (prev.has(fieldId) ? prev : new Set(prev).add(fieldId)))}
+      onChange={({ formData: next }) => {
+        if (serverErrors) {
+          const changed = Object.keys(serverErrors).filter(
+            (key) => JSON.stringify((next as Record<string, unknown>)?.[key.split('.')[0]]) !== JSON.stringify((formData as Record<string, unknown>)[key.split('.')[0]]),
+          );
+          if (changed.length) {
+            setDismissed((prev) => ({ source: serverErrors, keys: new Set([...(prev.source === serverErrors ? prev.keys : []), ...changed]) }));
+          }
+        }
+        onChange(next as Partial<T>);
+      }}
+      onError={() => setSubmitted(true)}
+      onSubmit={({ formData: data }) => {
+        setSubmitted(true);
+        void onSubmit(data as T);
+      }}
+    >
+      {children}
+      {actions ?? (
+        <div className="actions">
+          <button type="submit" className="button button--primary" disabled={disabled || busy}>
+            {busy ? messages.form.busy : (submitText ?? '')}
+          </button>
+        </div>
+      )}
+    </Form>
+  );
+}

@@ -1,0 +1,18 @@
+// The engine's widgets and templates, registered once. A UI schema picks a widget by name
+// ("ui:widget": "pin"); adding one is a file in widgets/ and a line here.
+import type { RegistryWidgetsType, TemplatesType } from '@rjsf/utils';
+import PinInputWidget from './widgets/PinInputWidget';
+import BaseInputTemplate from './templates/BaseInputTemplate';
+import FieldTemplate from './templates/FieldTemplate';
+import FieldHelpTemplate from './templates/FieldHelpTemplate';
+
+export const widgets: RegistryWidgetsType = {
+  pin: PinInputWidget,
+};
+
+export const templates: Partial<TemplatesType> = {
+  BaseInputTemplate,
+  FieldTemplate,
+  FieldHelpTemplate,
+  ErrorListTemplate: () => null,
+};

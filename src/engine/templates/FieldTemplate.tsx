@@ -1,0 +1,38 @@
+import type { FieldTemplateProps } from '@rjsf/utils';
+import { getUiOptions } from '@rjsf/utils';
+import messages from '../../../messages/ja.json';
+import { errorsVisible } from '../form-context';
+
+/** Label with a 必須/任意 badge, the input, help, and the field's errors once the member has
+ *  left the field or tried to submit (so nothing shouts while they are still typing). */
+export default function FieldTemplate(props: FieldTemplateProps) {
+  const { id, label, children, rawErrors, help, description, hidden, required, displayLabel, registry, uiSchema, schema, classNames } = props;
+  if (hidden) return <div className="hidden">{children}</div>;
+  const options = getUiOptions(uiSchema);
+  const isObject = schema.type === 'object';
+  const shown = errorsVisible(registry.formContext, id) ? (rawErrors ?? []) : [];
+  const isCheckbox = options.widget === 'checkbox' || schema.type === 'boolean';
+  if (isObject) return <div className={classNames}>{children}</div>;
+  return (
+    <div className={`field ${shown.length ? 'field--error' : ''} ${classNames ?? ''}`.trim()} data-field={id}>
+      {displayLabel && !isCheckbox && (
+        <label className="field__label" htmlFor={id}>
+          {label}
+          <span className={required ? 'badge badge--required' : 'badge badge--optional'}>
+            {required ? messages.form.required : messages.form.optional}
+          </span>
+        </label>
+      )}
+      {displayLabel && description ? <div className="field__description">{description}</div> : null}
+      {children}
+      {shown.length > 0 && (
+        <ul className="field__errors" id={`${id}__error`} role="alert">
+          {shown.map((error) => (
+            <li key={error}>{error}</li>
+          ))}
+        </ul>
+      )}
+      {help}
+    </div>
+  );
+}

@@ -1,0 +1,90 @@
+// Every environment variable the server reads, checked once at start-up (fail fast).
+// README lists them with their defaults.
+import { join, resolve } from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  /** postgres://… switches persistence to PostgreSQL; otherwise SQLite under dataDir. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  /** smtp://… of a real relay; unset means the embedded mail catcher. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  mailCatcherSmtpPort: number;
+  mailCatcherWebPort: number;
+  /** The fixed credential unauthenticated calls carry in X-Client-Key. Unset: generated once into dataDir. */
+  clientKey: string | undefined;
+  /** Key for hashing e-mail codes. Unset: generated once into dataDir. */
+  secret: string | undefined;
+  /** Origins allowed to frame the app (CSP frame-ancestors); the first receives postMessage. */
+  parentOrigins: string[];
+  /** The parent site's top page: where logout and registration send the member. */
+  siteTopUrl: string;
+  parentSitePort: number;
+  publicUrl: string;
+  sessionSeconds: number;
+  codeTtlSeconds: number;
+  codeMaxAttempts: number;
+  codesPerHour: number;
+  trustedDeviceDays: number;
+  seedDemo: boolean;
+  demoEmail: string;
+  demoPassword: string;
+}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer ≥ ${min}, got "${raw}"`);
+  return value;
+}
+
+function origin(name: string, raw: string): string {
+  try {
+    return new URL(raw).origin;
+  } catch {
+    throw new Error(`${name} must be an absolute URL, got "${raw}"`);
+  }
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = int(env, 'PORT', 3000);
+  const parentSitePort = int(env, 'PARENT_SITE_PORT', 8080);
+  const parentOrigins = (env.PARENT_ORIGINS ?? `http://localhost:${parentSitePort}`)
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean)
+    .map((o) => origin('PARENT_ORIGINS', o));
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new Error('DATABASE_URL must be a postgres:// URL (leave it unset for the embedded SQLite)');
+  }
+  const smtpUrl = env.SMTP_URL || undefined;
+  if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) throw new Error('SMTP_URL must be an smtp:// or smtps:// URL');
+  return {
+    port,
+    host: env.HOST ?? '127.0.0.1',
+    databaseUrl,
+    dataDir: resolve(env.DATA_DIR ?? join(process.cwd(), 'data')),
+    smtpUrl,
+    mailFrom: env.MAIL_FROM ?? '二地域居住応援プログラム事務局 <no-reply@nichiiki.example.jp>',
+    mailCatcherSmtpPort: int(env, 'MAIL_CATCHER_SMTP_PORT', 1025),
+    mailCatcherWebPort: int(env, 'MAIL_CATCHER_WEB_PORT', 1080),
+    clientKey: env.CLIENT_KEY || undefined,
+    secret: env.APP_SECRET || undefined,
+    parentOrigins,
+    siteTopUrl: env.SITE_TOP_URL ?? `${parentOrigins[0] ?? `http://localhost:${parentSitePort}`}/`,
+    parentSitePort,
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    sessionSeconds: int(env, 'SESSION_SECONDS', 3600),
+    codeTtlSeconds: int(env, 'CODE_TTL_SECONDS', 600),
+    codeMaxAttempts: int(env, 'CODE_MAX_ATTEMPTS', 5),
+    codesPerHour: int(env, 'CODES_PER_HOUR', 10),
+    trustedDeviceDays: int(env, 'TRUSTED_DEVICE_DAYS', 90),
+    seedDemo: (env.SEED_DEMO ?? 'true') !== 'false',
+    demoEmail: env.DEMO_EMAIL ?? 'demo@example.com',
+    demoPassword: env.DEMO_PASSWORD ?? 'Demo-Pass1!',
+  };
+}

@@ -1,0 +1,21 @@
+// What route modules are given: the database, mail, services and the validated-body helper.
+import type { Db } from './db/connect';
+import type { Mailer } from './mail/mailer';
+import type { Codes } from './services/codes';
+import type { Sessions } from './services/sessions';
+import type { Config } from './config';
+
+export type AppConfig = Pick<
+  Config,
+  'sessionSeconds' | 'codeTtlSeconds' | 'codeMaxAttempts' | 'codesPerHour' | 'trustedDeviceDays' | 'parentOrigins' | 'siteTopUrl'
+>;
+
+export interface AppContext {
+  db: Db;
+  mailer: Mailer;
+  codes: Codes;
+  sessions: Sessions;
+  config: AppConfig;
+  /** Validates `body` against the API schema with this $id; throws a 400 with field messages. */
+  parse<T>(schemaId: string, body: unknown): T;
+}

@@ -1,0 +1,69 @@
+// Row types. Timestamps are ISO-8601 UTC strings in both SQLite and PostgreSQL, so they
+// compare correctly as text and read back identically from either database.
+import type { Generated, Insertable, Selectable } from 'kysely';
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  status: 'active' | 'withdrawn';
+  password_hash: string;
+  last_name_kanji: string;
+  first_name_kanji: string;
+  last_name_alpha: string;
+  first_name_alpha: string;
+  birthday: string;
+  gender: string;
+  job: string;
+  industry: string;
+  industry_other: string;
+  zip_current: string;
+  address_current: string;
+  zip_second: string;
+  address_second: string;
+  amc: string;
+  phone: string;
+  purpose: string;
+  purpose_detail: string;
+  purpose_other: string;
+  mail_opt: string;
+  created_at: string;
+  updated_at: string;
+  withdrawn_at: string | null;
+}
+
+export interface SessionsTable {
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+export interface EmailCodesTable {
+  id: string;
+  purpose: string;
+  email: string;
+  user_id: string | null;
+  code_hash: string;
+  attempts: Generated<number>;
+  created_at: string;
+  expires_at: string;
+  consumed_at: string | null;
+}
+
+export interface TrustedDevicesTable {
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  email_codes: EmailCodesTable;
+  trusted_devices: TrustedDevicesTable;
+}
+
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;

@@ -1,0 +1,37 @@
+// The API's error catalogue: a stable code, its HTTP status, and the Japanese message from
+// messages/ja.json. Clients read `error` (the message), `code`, and `fields` for inline errors.
+import messages from '../../messages/ja.json';
+import type { FieldErrors } from '../shared/validation/field-errors';
+
+export const errorStatus = {
+  VALIDATION: 400,
+  BAD_REQUEST: 400,
+  CODE_INVALID: 400,
+  CLIENT_KEY_INVALID: 401,
+  UNAUTHENTICATED: 401,
+  SESSION_EXPIRED: 401,
+  LOGIN_FAILED: 401,
+  CODE_REQUIRED: 401,
+  NOT_FOUND: 404,
+  CODE_LOCKED: 429,
+  CODE_RATE_LIMITED: 429,
+  MAIL_FAILED: 502,
+  INTERNAL: 500,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    readonly fields?: FieldErrors,
+  ) {
+    super(messages.api[code]);
+    this.status = errorStatus[code];
+  }
+
+  toBody() {
+    return { error: this.message, code: this.code, ...(this.fields ? { fields: this.fields } : {}) };
+  }
+}

@@ -1,0 +1,35 @@
+// Japanese mail, plain text and HTML, over SMTP (the embedded catcher by default).
+import nodemailer from 'nodemailer';
+import messages from '../../../messages/ja.json';
+import { format } from '../../shared/format';
+
+type Templates = Omit<typeof messages.mail, 'footer'>;
+export type MailTemplate = keyof Templates;
+
+export interface Mailer {
+  send(to: string, template: MailTemplate, values?: Record<string, string | number>): Promise<void>;
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+export function renderMail(template: MailTemplate, values: Record<string, string | number> = {}) {
+  const all = { site: messages.site.name, operator: messages.site.operator, ...values };
+  const { subject, body } = messages.mail[template];
+  const text = `${format(body, all)}\n\n――――――――――\n${format(messages.mail.footer, all)}\n`;
+  const html = `<!doctype html><html lang="ja"><body style="font-family:sans-serif;line-height:1.7;color:#222">${text
+    .split('\n')
+    .map((line) => escapeHtml(line) || '&nbsp;')
+    .map((line) => `<div>${line}</div>`)
+    .join('')}</body></html>`;
+  return { subject: format(subject, all), text, html };
+}
+
+export function createMailer(smtpUrl: string, from: string): Mailer {
+  const transport = nodemailer.createTransport(smtpUrl);
+  return {
+    async send(to, template, values) {
+      await transport.sendMail({ from, to, ...renderMail(template, values) });
+    },
+  };
+}

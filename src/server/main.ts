@@ -1,0 +1,56 @@
+// Starts the whole stack: database (migrated), mail (embedded catcher unless SMTP_URL), the
+// API with the built client, and the stand-in parent site. Safe to run repeatedly.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { loadConfig, type Config } from './config';
+import { openDb, migrate } from './db/connect';
+import { createMailer } from './mail/mailer';
+import { startMailCatcher } from './mail/catcher';
+import { build } from './app';
+import { seedDemoMember } from './seed';
+import { dataSecrets } from './data-secrets';
+import { startParentSite } from './parent-site';
+
+export const DIST_DIR = fileURLToPath(new URL('../../dist/', import.meta.url));
+
+export async function startStack(config: Config = loadConfig(), distDir = DIST_DIR) {
+  if (!existsSync(distDir + 'index.html')) throw new Error('dist/ is missing: run npm run build (npm start does it for you)');
+  const { clientKey, secret } = dataSecrets(config.dataDir, config.clientKey, config.secret);
+  const db = openDb(config);
+  await migrate(db);
+  const catcher = config.smtpUrl ? undefined : await startMailCatcher(config.mailCatcherSmtpPort, config.mailCatcherWebPort);
+  const smtpUrl = config.smtpUrl ?? `smtp://127.0.0.1:${config.mailCatcherSmtpPort}`;
+  if (config.seedDemo) await seedDemoMember(db, config.demoEmail, config.demoPassword);
+
+  const app = await build({ db, mailer: createMailer(smtpUrl, config.mailFrom), clientKey, secret, config, distDir, logger: true });
+  await app.listen({ port: config.port, host: config.host });
+  const parent = await startParentSite(config.parentSitePort, config.host, config.publicUrl);
+
+  const lines = [
+    '',
+    '  二地域居住応援プログラム 会員サイト is running',
+    `  Site in its parent frame:  http://localhost:${config.parentSitePort}/`,
+    `  The app on its own:        ${config.publicUrl}/user/`,
+    `  API:                       ${config.publicUrl}/v1/`,
+    catcher ? `  Mail view (caught mail):   http://localhost:${config.mailCatcherWebPort}/` : `  Mail goes to:              ${config.smtpUrl}`,
+    `  Database:                  ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `SQLite in ${config.dataDir}`}`,
+    config.seedDemo ? `  Demo member:               ${config.demoEmail} / ${config.demoPassword}` : '',
+    '',
+  ];
+  console.log(lines.filter((l) => l !== null).join('\n'));
+
+  const close = async () => {
+    await parent.close();
+    await app.close();
+    await catcher?.close();
+    await db.destroy();
+  };
+  return { app, close };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const stack = await startStack();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => void stack.close().then(() => process.exit(0)));
+  }
+}

@@ -1,0 +1,17 @@
+// A stand-in for the parent site: its own origin, with the member site in an iframe that it
+// resizes from the app's height messages, as the real parent site does.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import Fastify from 'fastify';
+
+const dir = fileURLToPath(new URL('../../parent-site/', import.meta.url));
+
+export async function startParentSite(port: number, host: string, appUrl: string) {
+  const app = Fastify();
+  const page = readFileSync(dir + 'index.html', 'utf8').replaceAll('__APP_URL__', appUrl);
+  app.get('/', (_, reply) => reply.type('text/html; charset=utf-8').send(page));
+  app.get('/parent.js', (_, reply) => reply.type('text/javascript').send(readFileSync(dir + 'parent.js')));
+  app.get('/parent.css', (_, reply) => reply.type('text/css').send(readFileSync(dir + 'parent.css')));
+  await app.listen({ port, host });
+  return app;
+}

@@ -1,0 +1,81 @@
+// Login in two steps (password, then a mailed code), the trusted-device shortcut, and logout.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context';
+import { ApiError } from '../errors';
+import { verifyPassword } from '../services/passwords';
+import { bearerToken } from '../auth';
+
+export const TRUSTED_DEVICE_COOKIE = 'ms_trusted_device';
+
+interface Credentials {
+  email: string;
+  password: string;
+  code?: string;
+}
+
+/** The active member with these credentials, or LOGIN_FAILED (same answer, same time, whether
+ *  the address is unknown or the password wrong). */
+async function checkCredentials(ctx: AppContext, { email, password }: Credentials) {
+  const user = await ctx.db
+    .selectFrom('users')
+    .select(['id', 'email', 'password_hash'])
+    .where('email', '=', email)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  const ok = await verifyPassword(user?.password_hash, password);
+  if (!user || !ok) throw new ApiError('LOGIN_FAILED');
+  return user;
+}
+
+export type VerifyFlow = (ctx: AppContext, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+/** POST /v1/user/verify serves several flows, told apart by `flow`; each feature adds its own. */
+export const verifyFlows = new Map<string, { auth: 'client' | 'member'; handle: VerifyFlow }>();
+
+verifyFlows.set('login', {
+  auth: 'client',
+  async handle(ctx, request) {
+    const body = ctx.parse<Credentials>('api.user-verify-login.json', request.body);
+    const user = await checkCredentials(ctx, body);
+    const code = await ctx.codes.issue('login', user.email, user.id);
+    await ctx.mailer.send(user.email, 'loginCode', { code, minutes: Math.round(ctx.config.codeTtlSeconds / 60) });
+    return { message: 'sent' };
+  },
+});
+
+export function userAuthRoutes(app: FastifyInstance, ctx: AppContext) {
+  app.post('/v1/user/verify', { config: { auth: 'client-or-member' } }, async (request, reply) => {
+    const flowName = (request.body as { flow?: unknown } | null)?.flow ?? 'login';
+    const flow = typeof flowName === 'string' ? verifyFlows.get(flowName) : undefined;
+    if (!flow) throw new ApiError('BAD_REQUEST');
+    if (flow.auth === 'member' && !request.memberId) throw new ApiError('UNAUTHENTICATED');
+    return flow.handle(ctx, request, reply);
+  });
+
+  app.post('/v1/user/login', { config: { auth: 'client' } }, async (request, reply) => {
+    const body = ctx.parse<Credentials>('api.user-login.json', request.body);
+    const user = await checkCredentials(ctx, body);
+    if (body.code) {
+      await ctx.codes.consume('login', user.email, body.code);
+    } else if (!(await ctx.sessions.isTrusted(user.id, request.cookies[TRUSTED_DEVICE_COOKIE]))) {
+      throw new ApiError('CODE_REQUIRED');
+    }
+    const session = await ctx.sessions.open(user.id);
+    if (body.code) {
+      const device = await ctx.sessions.trustDevice(user.id);
+      reply.setCookie(TRUSTED_DEVICE_COOKIE, device.token, {
+        path: '/v1/user',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: 'auto',
+        maxAge: device.maxAge,
+      });
+    }
+    return { token: session.token, expires_in: session.expiresIn };
+  });
+
+  app.post('/v1/user/logout', { config: { auth: 'member' } }, async (request, reply) => {
+    await ctx.sessions.revoke(bearerToken(request)!);
+    return reply.code(204).send();
+  });
+}

@@ -1,0 +1,20 @@
+declare module 'virtual:form/*' {
+  import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+  import type { ValidatorFunctions } from '@rjsf/validator-ajv8';
+  export const schema: RJSFSchema;
+  export const uiSchema: UiSchema;
+  export const validateFns: ValidatorFunctions;
+  export const name: string;
+}
+declare module '@rjsf/validator-ajv8/lib/createAjvInstance.js' {
+  import type Ajv from 'ajv';
+  import type { Options } from 'ajv';
+  export default function createAjvInstance(
+    additionalMetaSchemas?: unknown,
+    customFormats?: unknown,
+    ajvOptionsOverrides?: Options,
+    ajvFormatOptions?: unknown,
+    AjvClass?: unknown,
+    extenderFn?: (ajv: Ajv) => Ajv,
+  ): Ajv;
+}
