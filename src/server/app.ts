@@ -13,7 +13,7 @@ import { createSessions } from './services/sessions';
 import { createServerAjv } from './validation';
 import { toFieldErrors } from '../shared/validation/field-errors';
 import type { AppConfig, AppContext } from './context';
-import { serveClient } from './client-files';
+import { serveClient, type ClientSettings } from './client-files';
 import { userAuthRoutes } from './routes/user-auth';
 import { userInfoRoutes } from './routes/user-info';
 
@@ -25,17 +25,21 @@ export interface BuildOptions {
   config: AppConfig;
   /** The built client; when given it is served under /user/. */
   distDir?: string;
+  /** Instead of distDir: mounts the client some other way (npm run dev mounts Vite). */
+  mountClient?: (app: FastifyInstance, settings: ClientSettings) => Promise<void>;
+  /** Vite's dev client needs an inline preamble script and a websocket; never in production. */
+  devCsp?: boolean;
   logger?: boolean;
 }
 
-export function securityPolicy(parentOrigins: string[]) {
+export function securityPolicy(parentOrigins: string[], dev = false) {
   return {
     defaultSrc: ["'self'"],
-    scriptSrc: ["'self'"],
+    scriptSrc: dev ? ["'self'", "'unsafe-inline'"] : ["'self'"],
     styleSrc: ["'self'"],
     imgSrc: ["'self'", 'data:'],
     fontSrc: ["'self'"],
-    connectSrc: ["'self'"],
+    connectSrc: dev ? ["'self'", 'ws:'] : ["'self'"],
     formAction: ["'self'"],
     frameAncestors: ["'self'", ...parentOrigins],
     objectSrc: ["'none'"],
@@ -48,7 +52,7 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 64 * 1024, trustProxy: true });
   await app.register(fastifyCookie);
   await app.register(fastifyHelmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: securityPolicy(opts.config.parentOrigins) },
+    contentSecurityPolicy: { useDefaults: false, directives: securityPolicy(opts.config.parentOrigins, opts.devCsp) },
     frameguard: false, // X-Frame-Options cannot name a cross-origin parent; frame-ancestors does
     crossOriginEmbedderPolicy: false,
   });
@@ -92,12 +96,12 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
   userAuthRoutes(app, ctx);
   userInfoRoutes(app, ctx);
 
-  if (opts.distDir) {
-    await serveClient(app, opts.distDir, {
-      clientKey: opts.clientKey,
-      parentOrigin: opts.config.parentOrigins[0] ?? '',
-      siteTopUrl: opts.config.siteTopUrl,
-    });
-  }
+  const settings: ClientSettings = {
+    clientKey: opts.clientKey,
+    parentOrigin: opts.config.parentOrigins[0] ?? '',
+    siteTopUrl: opts.config.siteTopUrl,
+  };
+  if (opts.mountClient) await opts.mountClient(app, settings);
+  else if (opts.distDir) await serveClient(app, opts.distDir, settings);
   return app;
 }

@@ -6,15 +6,20 @@ import { loadConfig, type Config } from './config';
 import { openDb, migrate } from './db/connect';
 import { createMailer } from './mail/mailer';
 import { startMailCatcher } from './mail/catcher';
-import { build } from './app';
+import { build, type BuildOptions } from './app';
 import { seedDemoMember } from './seed';
 import { dataSecrets } from './data-secrets';
 import { startParentSite } from './parent-site';
 
 export const DIST_DIR = fileURLToPath(new URL('../../dist/', import.meta.url));
 
-export async function startStack(config: Config = loadConfig(), distDir = DIST_DIR) {
-  if (!existsSync(distDir + 'index.html')) throw new Error('dist/ is missing: run npm run build (npm start does it for you)');
+export interface StackOptions {
+  /** Serve the client from Vite (npm run dev) instead of dist/. */
+  mountClient?: BuildOptions['mountClient'];
+}
+
+export async function startStack(config: Config = loadConfig(), { mountClient }: StackOptions = {}, distDir = DIST_DIR) {
+  if (!mountClient && !existsSync(distDir + 'index.html')) throw new Error('dist/ is missing: run npm run build (npm start does it for you)');
   const { clientKey, secret } = dataSecrets(config.dataDir, config.clientKey, config.secret);
   const db = openDb(config);
   await migrate(db);
@@ -22,7 +27,17 @@ export async function startStack(config: Config = loadConfig(), distDir = DIST_D
   const smtpUrl = config.smtpUrl ?? `smtp://127.0.0.1:${config.mailCatcherSmtpPort}`;
   if (config.seedDemo) await seedDemoMember(db, config.demoEmail, config.demoPassword);
 
-  const app = await build({ db, mailer: createMailer(smtpUrl, config.mailFrom), clientKey, secret, config, distDir, logger: true });
+  const app = await build({
+    db,
+    mailer: createMailer(smtpUrl, config.mailFrom),
+    clientKey,
+    secret,
+    config,
+    distDir,
+    mountClient,
+    devCsp: !!mountClient,
+    logger: true,
+  });
   await app.listen({ port: config.port, host: config.host });
   const parent = await startParentSite(config.parentSitePort, config.host, config.publicUrl);
 

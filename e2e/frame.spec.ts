@@ -1,0 +1,55 @@
+import { test, expect, waitForMail, codeIn } from './support/fixtures';
+import { E2E } from './support/stack-env';
+
+test('the parent site shows the app in its iframe, sized from the height messages, and login works inside it', async ({ page, member }) => {
+  await page.goto(E2E.parentUrl + '/');
+  const frame = page.frameLocator('#member-frame');
+  await expect(frame.getByRole('heading', { name: 'マイページ' }).or(frame.getByRole('heading', { name: '会員ログイン' }))).toBeVisible();
+  await expect(frame.getByRole('heading', { name: '会員ログイン' })).toBeVisible();
+  const height = async () => page.locator('#member-frame').evaluate((el) => parseInt((el as HTMLElement).style.height, 10));
+  await expect.poll(height).toBeGreaterThanOrEqual(800);
+
+  await frame.getByLabel('メールアドレス').fill(member.email);
+  await frame.getByLabel('パスワード').fill(member.password);
+  await frame.getByRole('button', { name: 'ログイン', exact: true }).click();
+  await frame.getByLabel('1桁目').click();
+  await page.keyboard.type(codeIn(await waitForMail(member.email)));
+  await frame.getByRole('button', { name: '認証してログイン' }).click();
+  await expect(frame.getByText('ようこそ、山田 花子 様')).toBeVisible();
+
+  await frame.getByRole('link', { name: 'ログアウト' }).click();
+  await expect(page).toHaveURL(E2E.parentUrl + '/');
+  await expect(frame.getByRole('heading', { name: '会員ログイン' })).toBeVisible();
+});
+
+test('the app answers with the strict CSP and runs under it without violations', async ({ page }) => {
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') violations.push(message.text());
+  });
+  const response = await page.goto('/user/login');
+  const csp = response!.headers()['content-security-policy'];
+  expect(csp).toContain("script-src 'self'");
+  expect(csp).not.toContain('unsafe-eval');
+  expect(csp).toContain("frame-ancestors 'self' http://localhost:8180");
+  expect(csp).toContain("object-src 'none'");
+  expect(csp).toContain("base-uri 'none'");
+  await page.getByRole('button', { name: 'ログイン', exact: true }).click();
+  await expect(page.getByText('メールアドレスは必須です')).toBeVisible();
+  expect(violations).toEqual([]);
+});
+
+test('an unknown path goes to the root, which for a visitor is the login page', async ({ page }) => {
+  await page.goto('/user/no/such/page');
+  await expect(page).toHaveURL(/\/user\/login$/);
+});
+
+test('a screen chunk that fails to load shows an error naming it', async ({ page }) => {
+  await page.route(/\/user\/assets\/mypage-.*\.js$/, (route) => route.abort());
+  await page.goto('/user/login');
+  await page.evaluate(() => {
+    localStorage.setItem('token', 'x');
+  });
+  await page.goto('/user/mypage');
+  await expect(page.getByRole('alert')).toContainText('画面「mypage」の読み込みに失敗しました');
+});

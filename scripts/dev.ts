@@ -1,0 +1,22 @@
+// npm run dev: the same stack as npm start, but the client comes from Vite with hot reload
+// (schema edits reload the page too, see tools/vite-plugin-forms.ts).
+import { readFileSync } from 'node:fs';
+import middie from '@fastify/middie';
+import { createServer } from 'vite';
+import { startStack } from '../src/server/main';
+import { injectSettings } from '../src/server/client-files';
+
+const vite = await createServer({ server: { middlewareMode: true }, appType: 'custom' });
+const stack = await startStack(undefined, {
+  async mountClient(app, settings) {
+    await app.register(middie);
+    app.use((req, res, next) => (req.url?.startsWith('/v1/') ? next() : vite.middlewares(req, res, next)));
+    const page = async (url: string) => injectSettings(await vite.transformIndexHtml(url, readFileSync('index.html', 'utf8')), settings);
+    app.get('/user/*', async (request, reply) => reply.type('text/html; charset=utf-8').send(await page(request.url)));
+    app.get('/user', (_, reply) => reply.redirect('/user/'));
+    app.get('/', (_, reply) => reply.redirect('/user/'));
+  },
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => void Promise.all([stack.close(), vite.close()]).then(() => process.exit(0)));
+}

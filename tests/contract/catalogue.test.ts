@@ -1,0 +1,96 @@
+// The route catalogue (schemas/catalogue.json) against the specification's route table
+// (member-site-spec.md, section 2 "Route table").
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { formNames, loadCatalogue } from '../../src/shared/validation/schema-files';
+import { JAPANESE } from '../support/forms';
+
+interface Route {
+  path: string;
+  access: string;
+  screen: string;
+  title: string;
+  forms: string[];
+}
+
+const catalogue = loadCatalogue() as { basePath: string; index: string; loginPath: string; routes: Route[] };
+
+/** The spec's route table, row by row ("login guard" is member access). */
+const SPEC_ROUTES: Record<string, 'public' | 'member'> = {
+  'email-auth': 'public',
+  'old/register': 'public',
+  'old/login': 'public',
+  'old/logout': 'public',
+  register: 'public',
+  login: 'public',
+  logout: 'public',
+  contact: 'public',
+  password_reminder: 'public',
+  info: 'member',
+  edit: 'member',
+  'email/change': 'member',
+  contact_history: 'member',
+  mypage: 'member',
+  withdraw: 'member',
+  withdraw_complete: 'member',
+};
+
+const SPEC_FILE = fileURLToPath(new URL('../../../shared/spec/member-site-spec.md', import.meta.url));
+
+/** Parses the route table out of the specification, when it is at hand. */
+function specRouteTable(markdown: string): Record<string, 'public' | 'member'> {
+  const section = markdown.split('### Route table')[1] ?? '';
+  const rows = section.split('\n').filter((line) => line.startsWith('|')).slice(2); // header, separator
+  const table: Record<string, 'public' | 'member'> = {};
+  for (const row of rows) {
+    const [route, access] = row.split('|').slice(1, 3).map((cell) => cell.trim());
+    for (const path of route.split(',').map((p) => p.trim()).filter(Boolean)) {
+      table[path] = /login guard/.test(access) ? 'member' : 'public';
+    }
+  }
+  return table;
+}
+
+describe('route catalogue', () => {
+  it('is served under /user', () => {
+    expect(catalogue.basePath).toBe('/user');
+  });
+
+  it('has exactly the routes of the spec route table', () => {
+    expect(catalogue.routes.map((r) => r.path).sort()).toEqual(Object.keys(SPEC_ROUTES).sort());
+  });
+
+  it('lists each route once', () => {
+    const paths = catalogue.routes.map((r) => r.path);
+    expect(new Set(paths).size).toBe(paths.length);
+    const screens = catalogue.routes.map((r) => r.screen);
+    expect(new Set(screens).size).toBe(screens.length);
+  });
+
+  it.each(Object.entries(SPEC_ROUTES))('%s has the access the spec gives it (%s)', (path, access) => {
+    expect(catalogue.routes.find((r) => r.path === path)?.access).toBe(access);
+  });
+
+  it.each(catalogue.routes.map((r) => [r.path, r] as const))('%s has a non-empty Japanese title', (_path, route) => {
+    expect(typeof route.title).toBe('string');
+    expect(route.title.trim()).not.toBe('');
+    expect(route.title).toMatch(JAPANESE);
+  });
+
+  it.each(catalogue.routes.map((r) => [r.path, r] as const))('%s lists only forms that exist in schemas/forms', (_path, route) => {
+    const known = formNames();
+    expect(Array.isArray(route.forms)).toBe(true);
+    for (const form of route.forms) expect(known, `form "${form}" of route ${route.path}`).toContain(form);
+  });
+
+  it('index and login paths are catalogue routes (login public, index for members)', () => {
+    const byPath = new Map(catalogue.routes.map((r) => [r.path, r]));
+    expect(byPath.get(catalogue.loginPath)?.access).toBe('public');
+    expect(byPath.has(catalogue.index)).toBe(true);
+  });
+
+  it.skipIf(!existsSync(SPEC_FILE))('the hard-coded table above still matches the specification text', () => {
+    expect(specRouteTable(readFileSync(SPEC_FILE, 'utf8'))).toEqual(SPEC_ROUTES);
+  });
+});

@@ -1,0 +1,308 @@
+// Builds the API against a throw-away database (SQLite in a temp dir, or PostgreSQL in a fresh
+// schema) with a fake mailer that records every mail, so tests drive it with app.inject() and
+// read login codes from the recorded mail.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
+import { build } from '../../src/server/app';
+import { migrate, openDb, type Db } from '../../src/server/db/connect';
+import type { NewUser } from '../../src/server/db/types';
+import type { AppConfig } from '../../src/server/context';
+import type { Mailer, MailTemplate } from '../../src/server/mail/mailer';
+import type { ErrorCode } from '../../src/server/errors';
+import { createMember } from '../../src/server/seed';
+
+export const CLIENT_KEY = 'test-client-key-4f7a1c2e9b';
+export const SECRET = 'test-secret-0c3d5e7f9a1b3c5d7e9f';
+export const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const TRUSTED_COOKIE = 'ms_trusted_device';
+
+export const testConfig: AppConfig = {
+  sessionSeconds: 3600,
+  codeTtlSeconds: 600,
+  codeMaxAttempts: 5,
+  codesPerHour: 10,
+  trustedDeviceDays: 90,
+  parentOrigins: ['http://localhost:8080'],
+  siteTopUrl: 'http://localhost:8080/',
+};
+
+/** The exact Japanese text each error code must answer with (messages/ja.json "api"). */
+export const API_MESSAGES: Partial<Record<ErrorCode, string>> = {
+  VALIDATION: '入力内容に誤りがあります。赤字のエラーをご確認ください。',
+  CLIENT_KEY_INVALID: 'クライアント認証に失敗しました。ページを再読み込みしてください。',
+  UNAUTHENTICATED: '認証情報がありません。ログインし直してください。',
+  SESSION_EXPIRED: 'セッションの有効期限が切れました。ログインし直してください。',
+  LOGIN_FAILED: 'メールアドレスまたはパスワードが正しくありません。',
+  CODE_REQUIRED: 'このブラウザからは認証コードが必要です。',
+  CODE_INVALID: '認証コードが無効か、有効期限が切れています。入力内容を確認して、もう一度お試しください。',
+  CODE_LOCKED: '試行回数の上限に達しました。しばらく時間をおいてから、もう一度お試しください。',
+  CODE_RATE_LIMITED: '認証コードの送信回数が上限に達しました。しばらく時間をおいてから、もう一度お試しください。',
+  MAIL_FAILED: 'メールの送信に失敗しました。しばらく時間をおいてから、もう一度お試しください。',
+  NOT_FOUND: 'お探しのページまたはデータが見つかりません。',
+  BAD_REQUEST: '送信内容の形式が正しくありません。',
+};
+
+// ---------------------------------------------------------------------------------------------
+// Mail
+
+export interface SentMail {
+  to: string;
+  template: MailTemplate;
+  values: Record<string, string | number>;
+}
+
+export class FakeMailer implements Mailer {
+  readonly sent: SentMail[] = [];
+  /** When set, send() throws (the SMTP relay is down). */
+  failing = false;
+
+  async send(to: string, template: MailTemplate, values: Record<string, string | number> = {}): Promise<void> {
+    if (this.failing) throw new Error('SMTP relay unavailable (fake)');
+    this.sent.push({ to, template, values });
+  }
+
+  to(address: string): SentMail[] {
+    return this.sent.filter((m) => m.to === address);
+  }
+
+  /** The code in the latest mail to `address`. */
+  lastCode(address: string): string {
+    const mail = this.to(address).at(-1);
+    if (!mail) throw new Error(`No mail was sent to ${address}`);
+    return String(mail.values.code);
+  }
+
+  clear(): void {
+    this.sent.length = 0;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Databases
+
+export type DbKind = 'sqlite' | 'postgres';
+
+/** What every API suite runs over: `describe.each(DATABASES)('$name', ({ kind }) => …)`. */
+export const DATABASES: { name: string; kind: DbKind }[] = [
+  { name: 'SQLite', kind: 'sqlite' },
+  { name: 'PostgreSQL', kind: 'postgres' },
+];
+
+export interface TestDb {
+  db: Db;
+  kind: DbKind;
+  close(): Promise<void>;
+}
+
+async function pgAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 5000 });
+  await client.connect(); // unreachable PostgreSQL fails the suite: it must never be skipped
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A migrated, empty database: SQLite in a fresh temp dir, or a fresh PostgreSQL schema. */
+export async function openTestDb(kind: DbKind): Promise<TestDb> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'member-site-api-'));
+  if (kind === 'sqlite') {
+    const db = openDb({ dataDir });
+    try {
+      await migrate(db);
+    } catch (error) {
+      await db.destroy();
+      await rm(dataDir, { recursive: true, force: true });
+      throw error;
+    }
+    return {
+      db,
+      kind,
+      async close() {
+        await db.destroy();
+        await rm(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
+
+  const pgSchema = `t_${randomBytes(6).toString('hex')}`;
+  const dropSchema = () => pgAdmin((c) => c.query(`DROP SCHEMA IF EXISTS "${pgSchema}" CASCADE`));
+  await pgAdmin((c) => c.query(`CREATE SCHEMA "${pgSchema}"`)).catch(async (error: unknown) => {
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  });
+  const db = openDb({ databaseUrl: PG_URL, dataDir, pgSchema });
+  try {
+    await migrate(db);
+  } catch (error) {
+    await db.destroy();
+    await dropSchema();
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    db,
+    kind,
+    async close() {
+      await db.destroy();
+      await dropSchema();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The app
+
+export interface Member {
+  id: string;
+  email: string;
+  password: string;
+}
+
+export interface LoginInput {
+  email: string;
+  password: string;
+  code?: string;
+  /** The trusted-device cookie value to send. */
+  device?: string;
+}
+
+export class Harness {
+  private constructor(
+    readonly app: FastifyInstance,
+    readonly db: Db,
+    readonly kind: DbKind,
+    readonly mailer: FakeMailer,
+    private readonly testDb: TestDb,
+  ) {}
+
+  static async start(kind: DbKind, config: Partial<AppConfig> = {}): Promise<Harness> {
+    const testDb = await openTestDb(kind);
+    const mailer = new FakeMailer();
+    try {
+      const app = await build({ db: testDb.db, mailer, clientKey: CLIENT_KEY, secret: SECRET, config: { ...testConfig, ...config } });
+      await app.ready();
+      return new Harness(app, testDb.db, kind, mailer, testDb);
+    } catch (error) {
+      await testDb.close();
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.app.close();
+    await this.testDb.close();
+  }
+
+  private counter = 0;
+
+  /** A fresh, unique address (per harness) for a test that needs its own member. */
+  uniqueEmail(label = 'member'): string {
+    this.counter += 1;
+    return `${label}-${this.counter}-${randomBytes(3).toString('hex')}@example.com`;
+  }
+
+  async createMember(email = this.uniqueEmail(), password = 'Correct-Horse-9!', profile: Partial<NewUser> = {}): Promise<Member> {
+    const id = await createMember(this.db, email, password, profile);
+    return { id, email, password };
+  }
+
+  /** POST `raw` as the body, with the client key and JSON content type unless `headers` overrides them
+   *  (a header given as undefined is left out). */
+  postRaw(url: string, raw: string | undefined, headers: Record<string, string | undefined> = {}) {
+    const all = { 'x-client-key': CLIENT_KEY, ...(raw === undefined ? {} : { 'content-type': 'application/json' }), ...headers };
+    return this.app.inject({ method: 'POST', url, headers: dropUndefined(all), ...(raw === undefined ? {} : { payload: raw }) });
+  }
+
+  /** POST `value` as JSON (any JSON value: object, array, string, null …). */
+  post(url: string, value: unknown, headers: Record<string, string | undefined> = {}) {
+    return this.postRaw(url, JSON.stringify(value), headers);
+  }
+
+  verify(email: string, password: string) {
+    return this.post('/v1/user/verify', { email, password });
+  }
+
+  login({ email, password, code, device }: LoginInput) {
+    return this.app.inject({
+      method: 'POST',
+      url: '/v1/user/login',
+      headers: { 'content-type': 'application/json', 'x-client-key': CLIENT_KEY },
+      payload: JSON.stringify({ email, password, ...(code === undefined ? {} : { code }) }),
+      ...(device === undefined ? {} : { cookies: { [TRUSTED_COOKIE]: device } }),
+    });
+  }
+
+  /** verify → read the mailed code. */
+  async requestCode(member: Pick<Member, 'email' | 'password'>): Promise<string> {
+    const before = this.mailer.to(member.email).length;
+    const res = await this.verify(member.email, member.password);
+    expect(res.statusCode, res.body).toBe(200);
+    const mails = this.mailer.to(member.email);
+    expect(mails).toHaveLength(before + 1);
+    return this.mailer.lastCode(member.email);
+  }
+
+  /** The full coded login: the session token and the trusted-device cookie value. */
+  async loginWithCode(member: Member): Promise<{ token: string; device: string }> {
+    const code = await this.requestCode(member);
+    const res = await this.login({ email: member.email, password: member.password, code });
+    expect(res.statusCode, res.body).toBe(200);
+    const device = res.cookies.find((c) => c.name === TRUSTED_COOKIE)?.value;
+    if (!device) throw new Error('No trusted-device cookie was set');
+    return { token: res.json<{ token: string }>().token, device };
+  }
+
+  info(token?: string) {
+    return this.app.inject({ method: 'GET', url: '/v1/user/info', headers: token === undefined ? {} : { authorization: `Bearer ${token}` } });
+  }
+
+  logout(token: string) {
+    return this.app.inject({ method: 'POST', url: '/v1/user/logout', headers: { authorization: `Bearer ${token}` } });
+  }
+}
+
+function dropUndefined(headers: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter((e): e is [string, string] => e[1] !== undefined));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Assertions
+
+export interface ErrorBody {
+  error: string;
+  code: string;
+  fields?: Record<string, string[]>;
+}
+
+/** Every human-readable message in an answer: `error` and each field message. */
+export function messagesOf(body: ErrorBody): string[] {
+  return [body.error, ...Object.values(body.fields ?? {}).flat()];
+}
+
+/** No Latin letters (ajv's English "must be …", Fastify's "Body cannot be empty …"). */
+export function expectJapaneseOnly(body: ErrorBody): void {
+  for (const message of messagesOf(body)) {
+    expect(typeof message, JSON.stringify(body)).toBe('string');
+    expect(message, JSON.stringify(body)).not.toMatch(/[A-Za-z]/);
+  }
+}
+
+/** The answer is the API error `code` with its status and exact Japanese message. */
+export function expectError(res: LightMyRequestResponse, status: number, code: ErrorCode, fields?: Record<string, string[]>): ErrorBody {
+  expect(res.statusCode, res.body).toBe(status);
+  expect(res.headers['content-type']).toMatch(/^application\/json/);
+  const body = res.json<ErrorBody>();
+  expect(body.code).toBe(code);
+  expect(body.error).toBe(API_MESSAGES[code]);
+  if (fields) expect(body.fields).toEqual(fields);
+  expectJapaneseOnly(body);
+  return body;
+}
