@@ -78,7 +78,12 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
     parse<T>(schemaId: string, body: unknown): T {
       const validate = ajv.getSchema(schemaId);
       if (!validate) throw new Error(`No API schema ${schemaId}`);
-      if (!validate(body)) throw new ApiError('VALIDATION', toFieldErrors(validate.errors, messages.form.fallbackFieldError));
+      if (!validate(body)) {
+        const fields = toFieldErrors(validate.errors, messages.form.fallbackFieldError);
+        // A body that is not an object at all has nothing to show under a field.
+        if ('' in fields) throw new ApiError('BAD_REQUEST');
+        throw new ApiError('VALIDATION', fields);
+      }
       return body as T;
     },
   };

@@ -67,7 +67,21 @@ export function createCodes(db: Db, limits: CodeLimits) {
         .orderBy('created_at', 'desc')
         .executeTakeFirst();
       if (!row || row.expires_at <= iso(now())) throw new ApiError('CODE_INVALID');
-      if (row.attempts >= limits.codeMaxAttempts) throw new ApiError('CODE_LOCKED');
+
+      // Reserve this try in one statement before comparing, so parallel guesses cannot all
+      // read the same count and slip past the limit.
+      const reserved = await db
+        .updateTable('email_codes')
+        .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+        .where('id', '=', row.id)
+        .where('consumed_at', 'is', null)
+        .where('attempts', '<', limits.codeMaxAttempts)
+        .returning('attempts')
+        .executeTakeFirst();
+      if (!reserved) {
+        const current = await db.selectFrom('email_codes').select('consumed_at').where('id', '=', row.id).executeTakeFirst();
+        throw new ApiError(current?.consumed_at ? 'CODE_INVALID' : 'CODE_LOCKED');
+      }
 
       if (sameText(row.code_hash, hashCode(limits.secret, purpose, email, code))) {
         const done = await db
@@ -79,12 +93,7 @@ export function createCodes(db: Db, limits: CodeLimits) {
         if (Number(done.numUpdatedRows) !== 1) throw new ApiError('CODE_INVALID'); // used by a parallel request
         return { userId: row.user_id };
       }
-      await db
-        .updateTable('email_codes')
-        .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-        .where('id', '=', row.id)
-        .execute();
-      throw new ApiError(row.attempts + 1 >= limits.codeMaxAttempts ? 'CODE_LOCKED' : 'CODE_INVALID');
+      throw new ApiError(Number(reserved.attempts) >= limits.codeMaxAttempts ? 'CODE_LOCKED' : 'CODE_INVALID');
     },
   };
 }
