@@ -1,13 +1,13 @@
 // Calls made before login carry the client credential in X-Client-Key; without it (or with a
 // wrong one) the API answers 401 CLIENT_KEY_INVALID and does nothing.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLIENT_KEY, DATABASES, Harness, expectError, type Member } from '../support/api-harness';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CLIENT_KEY, DATABASES, Harness, expectError, setUpOrFail, type Member } from '../support/api-harness';
 
 describe.each(DATABASES)('client credential ($name)', ({ kind }) => {
   let h: Harness;
   let member: Member;
 
-  beforeAll(async () => {
+  setUpOrFail(async () => {
     h = await Harness.start(kind);
     member = await h.createMember();
   });

@@ -1,7 +1,7 @@
 // Request bodies are checked against schemas/api; every failure answers 400 with Japanese
 // messages only — the general one in `error` and one per field in `fields`.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, Harness, expectError, expectJapaneseOnly, type ErrorBody, type Member } from '../support/api-harness';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DATABASES, Harness, expectError, expectJapaneseOnly, setUpOrFail, type ErrorBody, type Member } from '../support/api-harness';
 
 const REQUIRED_EMAIL = 'メールアドレスは必須です';
 const REQUIRED_PASSWORD = 'パスワードを入力してください';
@@ -14,7 +14,7 @@ describe.each(DATABASES)('request validation ($name)', ({ kind }) => {
   let h: Harness;
   let member: Member;
 
-  beforeAll(async () => {
+  setUpOrFail(async () => {
     h = await Harness.start(kind);
     member = await h.createMember();
   });
@@ -90,9 +90,9 @@ describe.each(DATABASES)('request validation ($name)', ({ kind }) => {
       expect(body.fields?.email).toBeUndefined();
     });
 
-    it('a JSON array body → VALIDATION with the schema\'s type message', async () => {
+    it('a JSON array body → BAD_REQUEST, with no field to attach a message to', async () => {
       const res = await h.post(url, [{ email: member.email, password: member.password }]);
-      expectError(res, 400, 'VALIDATION', { '': ['送信内容の形式が正しくありません'] });
+      expectError(res, 400, 'BAD_REQUEST');
     });
 
     it('malformed JSON → 400 BAD_REQUEST in Japanese', async () => {

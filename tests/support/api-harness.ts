@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { expect } from 'vitest';
+import { SelectQueryNode, TableNode, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryId, type QueryResult, type RootOperationNode, type UnknownRow } from 'kysely';
+import { beforeAll, beforeEach, expect } from 'vitest';
 import { build } from '../../src/server/app';
 import { migrate, openDb, type Db } from '../../src/server/db/connect';
 import type { NewUser } from '../../src/server/db/types';
@@ -150,11 +151,32 @@ export async function openTestDb(kind: DbKind): Promise<TestDb> {
     db,
     kind,
     async close() {
-      await db.destroy();
-      await dropSchema();
-      await rm(dataDir, { recursive: true, force: true });
+      try {
+        await db.destroy();
+      } finally {
+        await dropSchema();
+        await rm(dataDir, { recursive: true, force: true });
+      }
     },
   };
+}
+
+/** beforeAll for a block's setup, except that a failure (PostgreSQL unreachable, a migration
+ *  that fails) fails every test of the block: vitest would otherwise report them as skipped. */
+export function setUpOrFail(setup: () => Promise<void>): void {
+  let failed = false;
+  let failure: unknown;
+  beforeAll(async () => {
+    try {
+      await setup();
+    } catch (error) {
+      failed = true;
+      failure = error;
+    }
+  });
+  beforeEach(() => {
+    if (failed) throw failure;
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -183,11 +205,13 @@ export class Harness {
     private readonly testDb: TestDb,
   ) {}
 
-  static async start(kind: DbKind, config: Partial<AppConfig> = {}): Promise<Harness> {
+  /** `plugins` are applied to the app's view of the database only; `harness.db` stays plain. */
+  static async start(kind: DbKind, { config = {}, plugins = [] }: { config?: Partial<AppConfig>; plugins?: KyselyPlugin[] } = {}): Promise<Harness> {
     const testDb = await openTestDb(kind);
     const mailer = new FakeMailer();
     try {
-      const app = await build({ db: testDb.db, mailer, clientKey: CLIENT_KEY, secret: SECRET, config: { ...testConfig, ...config } });
+      const appDb = plugins.reduce<Db>((db, plugin) => db.withPlugin(plugin), testDb.db);
+      const app = await build({ db: appDb, mailer, clientKey: CLIENT_KEY, secret: SECRET, config: { ...testConfig, ...config } });
       await app.ready();
       return new Harness(app, testDb.db, kind, mailer, testDb);
     } catch (error) {
@@ -271,6 +295,29 @@ export class Harness {
 
 function dropUndefined(headers: Record<string, string | undefined>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).filter((e): e is [string, string] => e[1] !== undefined));
+}
+
+/** A database under load: every SELECT from `table` answers `ms` later than it would. Lets a test
+ *  make concurrent requests overlap deterministically (read-then-write races). */
+export class SlowReads implements KyselyPlugin {
+  private readonly slow = new WeakSet<QueryId>();
+
+  constructor(
+    private readonly table: string,
+    private readonly ms: number,
+  ) {}
+
+  transformQuery({ node, queryId }: PluginTransformQueryArgs): RootOperationNode {
+    if (SelectQueryNode.is(node) && node.from?.froms.some((f) => TableNode.is(f) && f.table.identifier.name === this.table)) {
+      this.slow.add(queryId);
+    }
+    return node;
+  }
+
+  async transformResult({ result, queryId }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    if (this.slow.has(queryId)) await new Promise((resolve) => setTimeout(resolve, this.ms));
+    return result;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
