@@ -11,7 +11,24 @@ export function precompileValidators(schema: RJSFSchema): string {
   const ajv = createAjv({ code: { source: true, esm: true, lines: false }, schemas: Object.values(parts) });
   // ajv's ESM export names must be identifiers, rjsf's ids are hashes: map them explicitly.
   const exportNames = Object.fromEntries(ids.map((id, i) => [`v${i}`, id]));
-  const code = standaloneCode(ajv, exportNames);
+  const code = asEsModule(standaloneCode(ajv, exportNames));
   const table = ids.map((id, i) => `${JSON.stringify(id)}: v${i}`).join(', ');
   return `${code}\nexport const validateFns = { ${table} };\n`;
+}
+
+/** ajv's ESM output still `require()`s its runtime helpers (e.g. ucs2length for minLength);
+ *  the dev server hands this module to the browser unbundled, so turn those into imports. */
+export function asEsModule(code: string): string {
+  const imports: string[] = [];
+  const body = code.replace(/require\("([^"]+)"\)((?:\.\w+)*)/g, (_, path: string, access: string) => {
+    const name = `__runtime${imports.length}`;
+    // Node's ESM resolver (tests, tools) needs the file extension; Vite accepts it too.
+    const file = /\.[cm]?js$/.test(path) ? path : `${path}.js`;
+    imports.push(`import * as ${name} from ${JSON.stringify(file)};`);
+    // A CommonJS module's `exports.default` arrives as `default` or as `default.default`,
+    // depending on the bundler's interop; pick the real export either way.
+    const root = access.startsWith('.default') ? `(${name}.default?.default ?? ${name}.default)` : name;
+    return root + (access.startsWith('.default') ? access.slice('.default'.length) : access);
+  });
+  return [...imports, body.replace(/^"use strict";/, '')].join('\n');
 }

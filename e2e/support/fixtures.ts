@@ -43,7 +43,6 @@ export interface Member {
 }
 
 export const test = base.extend<{ db: Db; member: Member }>({
-  // eslint-disable-next-line no-empty-pattern
   db: async ({}, use) => {
     const db = openDb({ dataDir: E2E.dataDir });
     await use(db);

@@ -36,7 +36,7 @@ export function securityPolicy(parentOrigins: string[], dev = false) {
   return {
     defaultSrc: ["'self'"],
     scriptSrc: dev ? ["'self'", "'unsafe-inline'"] : ["'self'"],
-    styleSrc: ["'self'"],
+    styleSrc: dev ? ["'self'", "'unsafe-inline'"] : ["'self'"],
     imgSrc: ["'self'", 'data:'],
     fontSrc: ["'self'"],
     connectSrc: dev ? ["'self'", 'ws:'] : ["'self'"],

@@ -1,6 +1,7 @@
 // The route catalogue (schemas/catalogue.json) against the specification's route table
 // (member-site-spec.md, section 2 "Route table").
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { formNames, loadCatalogue } from '../../src/shared/validation/schema-files';
@@ -36,12 +37,28 @@ const SPEC_ROUTES: Record<string, 'public' | 'member'> = {
   withdraw_complete: 'member',
 };
 
+const SCREENS_DIR = fileURLToPath(new URL('../../src/screens/', import.meta.url));
+
+/** The forms a screen's source imports as `virtual:form/<name>`. */
+function formsImportedBy(screen: string): string[] {
+  const dir = join(SCREENS_DIR, screen);
+  if (!existsSync(dir)) return [];
+  const files = (d: string): string[] => readdirSync(d).flatMap((f) => (statSync(join(d, f)).isDirectory() ? files(join(d, f)) : [join(d, f)]));
+  const names = files(dir)
+    .filter((f) => /\.tsx?$/.test(f))
+    .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/['"]virtual:form\/([^'"]+)['"]/g)].map((m) => m[1]));
+  return [...new Set(names)].sort();
+}
+
 const SPEC_FILE = fileURLToPath(new URL('../../../shared/spec/member-site-spec.md', import.meta.url));
 
 /** Parses the route table out of the specification, when it is at hand. */
 function specRouteTable(markdown: string): Record<string, 'public' | 'member'> {
   const section = markdown.split('### Route table')[1] ?? '';
-  const rows = section.split('\n').filter((line) => line.startsWith('|')).slice(2); // header, separator
+  const lines = section.split('\n');
+  const start = lines.findIndex((line) => line.startsWith('|'));
+  const end = lines.findIndex((line, i) => i > start && !line.startsWith('|'));
+  const rows = lines.slice(start + 2, end); // after the header and separator, up to the table's end
   const table: Record<string, 'public' | 'member'> = {};
   for (const row of rows) {
     const [route, access] = row.split('|').slice(1, 3).map((cell) => cell.trim());
@@ -82,6 +99,15 @@ describe('route catalogue', () => {
     const known = formNames();
     expect(Array.isArray(route.forms)).toBe(true);
     for (const form of route.forms) expect(known, `form "${form}" of route ${route.path}`).toContain(form);
+  });
+
+  it('every form in schemas/forms is used by some route', () => {
+    const used = new Set(catalogue.routes.flatMap((r) => r.forms));
+    expect(formNames().filter((name) => !used.has(name))).toEqual([]);
+  });
+
+  it.each(catalogue.routes.map((r) => [r.path, r] as const))('%s: its screen imports exactly the forms it lists', (_path, route) => {
+    expect(formsImportedBy(route.screen)).toEqual([...route.forms].sort());
   });
 
   it('index and login paths are catalogue routes (login public, index for members)', () => {

@@ -84,7 +84,10 @@ export default function PinInputWidget({ id, value, onChange, onBlur, onFocus, d
             event.target.select();
             onFocus(id, value);
           }}
-          onBlur={() => onBlur(id, value)}
+          onBlur={(event) => {
+            // Moving between the boxes is not leaving the field: no error until focus goes elsewhere.
+            if (!event.currentTarget.parentElement?.contains(event.relatedTarget as Node | null)) onBlur(id, value);
+          }}
         />
       ))}
     </div>

@@ -8,20 +8,21 @@ export type FieldErrors = Record<string, string[]>;
 /** Keywords whose failure only restates a failure of something inside them. */
 export const UNMESSAGED = new Set(['if', 'then', 'else', 'allOf', 'anyOf', 'oneOf', 'not', '$ref']);
 
-/** For an ajv-errors `required` message, the child property it is really about. */
-export function missingChild(keyword: string, params: unknown): string | undefined {
-  const inner = keyword === 'errorMessage' ? (params as { errors?: ErrorObject[] }).errors?.[0]?.params : params;
-  return (inner as { missingProperty?: string } | undefined)?.missingProperty;
+/** For an ajv-errors `required` message, the child properties it is really about (one message
+ *  may stand for several missing properties when the schema gives `required` a single string). */
+export function missingChildren(keyword: string, params: unknown): string[] {
+  const inner = keyword === 'errorMessage' ? ((params as { errors?: ErrorObject[] }).errors ?? []).map((e) => e.params) : [params];
+  const names = inner.map((p) => (p as { missingProperty?: string } | undefined)?.missingProperty).filter((n): n is string => !!n);
+  return [...new Set(names)];
 }
 
-/** The dotted path ("purpose.0") a single error belongs to, or null for an error that only
- *  restates one of its children (the `if` wrapper around a failed `then`). */
-export function errorPath(error: ErrorObject): string | null {
-  if (UNMESSAGED.has(error.keyword)) return null;
+/** The dotted paths ("purpose.0") an error belongs to; none for an error that only restates
+ *  one of its children (the `if` wrapper around a failed `then`). */
+export function errorPaths(error: ErrorObject): string[] {
+  if (UNMESSAGED.has(error.keyword)) return [];
   const base = error.instancePath.split('/').filter(Boolean);
-  const missing = missingChild(error.keyword, error.params);
-  if (missing) base.push(missing);
-  return base.join('.');
+  const missing = missingChildren(error.keyword, error.params);
+  return missing.length > 0 ? missing.map((name) => [...base, name].join('.')) : [base.join('.')];
 }
 
 /** True when ajv-errors supplied the message, i.e. it is one of ours, in Japanese. */
@@ -32,11 +33,11 @@ export function hasSchemaMessage(error: ErrorObject): boolean {
 export function toFieldErrors(errors: ErrorObject[] | null | undefined, fallback: string): FieldErrors {
   const fields: FieldErrors = {};
   for (const error of errors ?? []) {
-    const path = errorPath(error);
-    if (path === null) continue;
     const message = hasSchemaMessage(error) && error.message ? error.message : fallback;
-    const list = (fields[path] ??= []);
-    if (!list.includes(message)) list.push(message);
+    for (const path of errorPaths(error)) {
+      const list = (fields[path] ??= []);
+      if (!list.includes(message)) list.push(message);
+    }
   }
   return fields;
 }

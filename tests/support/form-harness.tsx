@@ -1,0 +1,32 @@
+// Renders a form module through the engine's SchemaForm, holding its data like a screen does.
+import { useState } from 'react';
+import type { UiSchema } from '@rjsf/utils';
+import { SchemaForm, type FormModule } from '../../src/engine/SchemaForm';
+import type { FieldErrors } from '../../src/shared/validation/field-errors';
+
+export interface HarnessProps {
+  form: FormModule;
+  initial?: Record<string, unknown>;
+  uiOverrides?: UiSchema;
+  serverErrors?: FieldErrors;
+  /** Every committed change of the form data. */
+  onData?: (data: Record<string, unknown>) => void;
+  onSubmit?: (data: Record<string, unknown>) => void;
+}
+
+export function FormHarness({ form, initial, uiOverrides, serverErrors, onData, onSubmit }: HarnessProps) {
+  const [data, setData] = useState<Partial<Record<string, unknown>>>(initial ?? {});
+  return (
+    <SchemaForm<Record<string, unknown>>
+      form={form}
+      formData={data}
+      uiOverrides={uiOverrides}
+      serverErrors={serverErrors}
+      onChange={(next) => {
+        setData(next);
+        onData?.(next as Record<string, unknown>);
+      }}
+      onSubmit={(submitted) => onSubmit?.(submitted)}
+    />
+  );
+}
