@@ -3,9 +3,10 @@ import type { AppContext } from '../context';
 import { ApiError } from '../errors';
 import { requireMember } from '../auth';
 import type { User } from '../db/types';
+import type { UserInfo } from '../../shared/api-types';
 
 /** The member as GET /v1/user/info answers: roman names as *_alpha, purpose as a comma string. */
-export function userInfo(user: User) {
+export function userInfo(user: User): UserInfo {
   return {
     email: user.email,
     last_name_kanji: user.last_name_kanji,

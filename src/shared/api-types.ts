@@ -1,0 +1,24 @@
+// Shapes of API answers both sides agree on (the server builds them, the client reads them).
+
+/** GET /v1/user/info: roman names as *_alpha, purpose as a comma-separated string of codes. */
+export interface UserInfo {
+  email: string;
+  last_name_kanji: string;
+  first_name_kanji: string;
+  last_name_alpha: string;
+  first_name_alpha: string;
+  birthday: string;
+  gender: string;
+  job: string;
+  jobLabel?: string;
+  industry: string;
+  industry_other: string;
+  zip_current: string;
+  address_current: string;
+  amc: string;
+  phone: string;
+  purpose: string;
+  purpose_detail: string;
+  purpose_other: string;
+  mail_opt: string;
+}
