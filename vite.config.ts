@@ -1,7 +1,7 @@
 /// <reference types="vitest/config" />
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
-import { formsPlugin } from './tools/vite-plugin-forms';
+import { formsPlugin } from './tools/vite-plugin-forms.ts';
 
 export default defineConfig({
   base: '/user/',

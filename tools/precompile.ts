@@ -3,7 +3,7 @@
 // `new Function`, so the client runs under a CSP without 'unsafe-eval'.
 import { schemaParser, type RJSFSchema } from '@rjsf/utils';
 import standaloneCode from 'ajv/dist/standalone/index.js';
-import { createAjv } from '../src/shared/validation/ajv-setup';
+import { createAjv } from '../src/shared/validation/ajv-setup.ts';
 
 export function precompileValidators(schema: RJSFSchema): string {
   const parts = schemaParser(schema);

@@ -2,8 +2,8 @@
 // precompiled validators, built from schemas/ at build time. In dev a change to any schema
 // file invalidates the forms and reloads the page, so edits show at once.
 import type { Plugin, ViteDevServer } from 'vite';
-import { loadBundledForm, SCHEMAS_DIR } from '../src/shared/validation/schema-files';
-import { precompileValidators } from './precompile';
+import { loadBundledForm, SCHEMAS_DIR } from '../src/shared/validation/schema-files.ts';
+import { precompileValidators } from './precompile.ts';
 
 const PREFIX = 'virtual:form/';
 const RESOLVED = '\0' + PREFIX;
