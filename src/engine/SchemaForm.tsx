@@ -1,6 +1,6 @@
 // A form screen's form: rjsf with the engine's theme, Japanese strings and the precompiled
 // validators of one schemas/forms entry (imported as `virtual:form/<name>`).
-import { useMemo, useState, type ReactNode } from 'react';
+import { forwardRef, useImperativeHandle, useMemo, useRef, useState, type ForwardedRef, type ReactElement, type ReactNode } from 'react';
 import Form from '@rjsf/core';
 import type { ErrorSchema, RJSFSchema, UiSchema } from '@rjsf/utils';
 import { createPrecompiledValidator, type ValidatorFunctions } from '@rjsf/validator-ajv8';
@@ -9,7 +9,8 @@ import type { FieldErrors } from '../shared/validation/field-errors';
 import { widgets, templates } from './registry';
 import { transformErrors } from './transform-errors';
 import { translateString } from './translate';
-import type { EngineContext } from './form-context';
+import type { EngineContext, MasterOption, PostalLookup } from './form-context';
+import { lookupAddresses } from './postal';
 
 export interface FormModule {
   name: string;
@@ -26,6 +27,11 @@ function validatorFor(form: FormModule) {
     validators.set(form.validateFns, validator);
   }
   return validator;
+}
+
+/** True when `data` satisfies the form's schema (for buttons that wait on several forms). */
+export function isFormValid(form: FormModule, data: unknown): boolean {
+  return validatorFor(form).validateFormData(data, form.schema).errors.length === 0;
 }
 
 /** `{ "email": ["…"] }` from the API to rjsf's error schema. */
@@ -66,12 +72,30 @@ export interface SchemaFormProps<T> {
   actions?: ReactNode;
   /** Shown between the fields and the buttons. */
   children?: ReactNode;
+  /** Master option lists for master-* widgets, by master name. */
+  masters?: Record<string, MasterOption[] | undefined>;
+  postalLookup?: PostalLookup;
 }
 
-export function SchemaForm<T extends object>(props: SchemaFormProps<T>) {
-  const { form, formData, onChange, onSubmit, serverErrors, disabled, busy, uiOverrides, id, actions, children } = props;
+export interface SchemaFormHandle {
+  /** Validates and shows every error, as a submit attempt would, without submitting. */
+  showAllErrors(): boolean;
+}
+
+function SchemaFormInner<T extends object>(props: SchemaFormProps<T>, ref: ForwardedRef<SchemaFormHandle>) {
+  const { form, formData, onChange, onSubmit, serverErrors, disabled, busy, uiOverrides, id, actions, children, masters, postalLookup } = props;
   const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
   const [submitted, setSubmitted] = useState(false);
+  const rjsf = useRef<Form>(null);
+  // Widgets that fill other fields act after a lookup: they must see the latest data.
+  const latest = useRef(formData);
+  latest.current = formData;
+  useImperativeHandle(ref, () => ({
+    showAllErrors() {
+      setSubmitted(true);
+      return rjsf.current?.validateForm() ?? false;
+    },
+  }));
   const [dismissed, setDismissed] = useState<{ source?: FieldErrors; keys: Set<string> }>({ keys: new Set() });
   const validator = validatorFor(form);
   const uiSchema = useMemo(() => mergeUi(form.uiSchema, uiOverrides), [form.uiSchema, uiOverrides]);
@@ -86,11 +110,16 @@ export function SchemaForm<T extends object>(props: SchemaFormProps<T>) {
     touched,
     submitted,
     serverErrorIds: new Set(Object.keys(liveServerErrors ?? {}).map((k) => `root_${k.replace(/\./g, '_')}`)),
+    masters: masters ?? {},
+    patch: (values) => onChange({ ...latest.current, ...values } as Partial<T>),
+    valueOf: (name) => (latest.current as Record<string, unknown>)[name],
+    postalLookup: postalLookup ?? lookupAddresses,
   };
   const submitText = (form.uiSchema['ui:submitButtonOptions'] as { submitText?: string } | undefined)?.submitText;
 
   return (
     <Form
+      ref={rjsf}
       id={id}
       className="schema-form"
       schema={form.schema}
@@ -139,3 +168,8 @@ export function SchemaForm<T extends object>(props: SchemaFormProps<T>) {
     </Form>
   );
 }
+
+/** rjsf with the engine's theme; a ref gives `showAllErrors()`. */
+export const SchemaForm = forwardRef(SchemaFormInner) as <T extends object>(
+  props: SchemaFormProps<T> & { ref?: ForwardedRef<SchemaFormHandle> },
+) => ReactElement;

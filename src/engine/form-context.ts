@@ -1,13 +1,30 @@
-/** What the engine keeps in rjsf's formContext: which fields the member has left, and whether
- *  they have tried to submit. Errors show for those fields, or for all after a submit. */
+/** What the engine keeps in rjsf's formContext: which fields the member has left, whether they
+ *  have tried to submit, the master option lists, and a way for a widget to fill other fields
+ *  (postal-code → address). */
+import type { MasterOption } from '../shared/api-types';
+
+export type { MasterOption };
+
+export type PostalLookup = (zip: string) => Promise<string[]>;
+
 export interface EngineContext {
   touched: ReadonlySet<string>;
   submitted: boolean;
   serverErrorIds: ReadonlySet<string>;
+  masters: Record<string, MasterOption[] | undefined>;
+  /** Sets other top-level fields of the form. */
+  patch: (values: Record<string, unknown>) => void;
+  /** Reads a top-level field's current value. */
+  valueOf: (name: string) => unknown;
+  postalLookup: PostalLookup;
+}
+
+export function engineContext(context: unknown): EngineContext | undefined {
+  return context as EngineContext | undefined;
 }
 
 export function errorsVisible(context: unknown, id: string): boolean {
-  const ctx = context as EngineContext | undefined;
+  const ctx = engineContext(context);
   if (!ctx) return true;
   return ctx.submitted || ctx.serverErrorIds.has(id) || [...ctx.touched].some((t) => t === id || t.startsWith(`${id}_`));
 }

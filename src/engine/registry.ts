@@ -2,12 +2,24 @@
 // ("ui:widget": "pin"); adding one is a file in widgets/ and a line here.
 import type { RegistryWidgetsType, TemplatesType } from '@rjsf/utils';
 import PinInputWidget from './widgets/PinInputWidget';
+import PostalCodeWidget from './widgets/PostalCodeWidget';
+import PasswordChecklistWidget from './widgets/PasswordChecklistWidget';
+import MasterSelectWidget from './widgets/MasterSelectWidget';
+import MasterRadioWidget from './widgets/MasterRadioWidget';
+import MasterCheckboxesWidget from './widgets/MasterCheckboxesWidget';
+import TextareaWidget from './widgets/TextareaWidget';
 import BaseInputTemplate from './templates/BaseInputTemplate';
 import FieldTemplate from './templates/FieldTemplate';
 import FieldHelpTemplate from './templates/FieldHelpTemplate';
 
 export const widgets: RegistryWidgetsType = {
   pin: PinInputWidget,
+  'postal-code': PostalCodeWidget,
+  'password-checklist': PasswordChecklistWidget,
+  'master-select': MasterSelectWidget,
+  'master-radio': MasterRadioWidget,
+  'master-checkboxes': MasterCheckboxesWidget,
+  TextareaWidget,
 };
 
 export const templates: Partial<TemplatesType> = {

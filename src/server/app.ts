@@ -16,6 +16,8 @@ import type { AppConfig, AppContext } from './context';
 import { serveClient, type ClientSettings } from './client-files';
 import { userAuthRoutes } from './routes/user-auth';
 import { userInfoRoutes } from './routes/user-info';
+import { registrationRoutes } from './routes/registration';
+import { masterRoutes } from './routes/masters';
 
 export interface BuildOptions {
   db: Db;
@@ -75,6 +77,7 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
     sessions,
     codes: createCodes(opts.db, { ...opts.config, secret: opts.secret }),
     config: opts.config,
+    secret: opts.secret,
     parse<T>(schemaId: string, body: unknown): T {
       const validate = ajv.getSchema(schemaId);
       if (!validate) throw new Error(`No API schema ${schemaId}`);
@@ -100,6 +103,8 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
 
   userAuthRoutes(app, ctx);
   userInfoRoutes(app, ctx);
+  registrationRoutes(app, ctx);
+  masterRoutes(app, ctx);
 
   const settings: ClientSettings = {
     clientKey: opts.clientKey,

@@ -28,6 +28,8 @@ export interface Config {
   codeMaxAttempts: number;
   codesPerHour: number;
   trustedDeviceDays: number;
+  /** How long a verified registration address may be used to complete the registration. */
+  verifiedEmailSeconds: number;
   seedDemo: boolean;
   demoEmail: string;
   demoPassword: string;
@@ -83,6 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     codeMaxAttempts: int(env, 'CODE_MAX_ATTEMPTS', 5),
     codesPerHour: int(env, 'CODES_PER_HOUR', 10),
     trustedDeviceDays: int(env, 'TRUSTED_DEVICE_DAYS', 90),
+    verifiedEmailSeconds: int(env, 'VERIFIED_EMAIL_SECONDS', 3600),
     seedDemo: (env.SEED_DEMO ?? 'true') !== 'false',
     demoEmail: env.DEMO_EMAIL ?? 'demo@example.com',
     demoPassword: env.DEMO_PASSWORD ?? 'Demo-Pass1!',

@@ -7,7 +7,7 @@ import type { Config } from './config';
 
 export type AppConfig = Pick<
   Config,
-  'sessionSeconds' | 'codeTtlSeconds' | 'codeMaxAttempts' | 'codesPerHour' | 'trustedDeviceDays' | 'parentOrigins' | 'siteTopUrl'
+  'sessionSeconds' | 'codeTtlSeconds' | 'codeMaxAttempts' | 'codesPerHour' | 'trustedDeviceDays' | 'verifiedEmailSeconds' | 'parentOrigins' | 'siteTopUrl'
 >;
 
 export interface AppContext {
@@ -16,6 +16,8 @@ export interface AppContext {
   codes: Codes;
   sessions: Sessions;
   config: AppConfig;
+  /** Server secret for keyed hashes. */
+  secret: string;
   /** Validates `body` against the API schema with this $id; throws a 400 with field messages. */
   parse<T>(schemaId: string, body: unknown): T;
 }

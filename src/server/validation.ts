@@ -5,13 +5,15 @@ import type { FastifySchemaValidationError } from 'fastify/types/schema';
 import type { ErrorObject } from 'ajv';
 import messages from '../../messages/ja.json';
 import { createAjv } from '../shared/validation/ajv-setup';
-import { loadApiSchemas, loadSharedSchemas } from '../shared/validation/schema-files';
+import { formNames, loadApiSchemas, loadForm, loadSharedSchemas } from '../shared/validation/schema-files';
 import { toFieldErrors } from '../shared/validation/field-errors';
 import type { JsonObject } from '../shared/validation/schema-bundle';
 
 export function createServerAjv() {
   const ajv = createAjv();
   for (const schema of Object.values(loadSharedSchemas())) ajv.addSchema(schema);
+  // Forms too, so an API payload can refer to a form's field ("form.<name>.json#/properties/…").
+  for (const name of formNames()) ajv.addSchema(loadForm(name).schema, `form.${name}.json`);
   const api = loadApiSchemas();
   for (const schema of Object.values(api)) ajv.addSchema(schema);
   return { ajv, api };

@@ -22,3 +22,9 @@ export interface UserInfo {
   purpose_other: string;
   mail_opt: string;
 }
+
+/** An item of a master list (GET /v1/master/options). */
+export interface MasterOption {
+  value: string;
+  label: string;
+}

@@ -28,6 +28,7 @@ export const testConfig: AppConfig = {
   codeMaxAttempts: 5,
   codesPerHour: 10,
   trustedDeviceDays: 90,
+  verifiedEmailSeconds: 3600,
   parentOrigins: ['http://localhost:8080'],
   siteTopUrl: 'http://localhost:8080/',
 };

@@ -39,6 +39,8 @@ export const ASSERTIONS = new Set([
   'minProperties', 'maxProperties', 'required', 'dependentRequired',
   // applicators whose failure has no failing child to carry a message
   'not', 'oneOf', 'propertyNames', 'discriminator',
+  // the project's own keyword (src/shared/validation/ajv-setup.ts)
+  'sameAs',
 ]);
 
 /** Keywords whose failure shows as a failure inside them (each child needs its own message). */
@@ -111,12 +113,14 @@ export function walkSchema(root: unknown, visit: (n: SchemaNode) => void, onBool
         case 'unevaluatedItems':
         case 'contains':
         case 'propertyNames':
-        case 'not':
-        case 'if':
         case 'then':
         case 'else':
           go(value, here, undefined);
           break;
+        // Inside `not` a failing keyword means success, and an `if` only decides which branch
+        // applies: neither reports its inner failures, so they need no message.
+        case 'not':
+        case 'if':
         default:
           break;
       }
@@ -136,11 +140,12 @@ export function resolvePointer(root: JsonObject, ref: string): unknown {
     .reduce<unknown>((node, part) => (isObject(node) || Array.isArray(node) ? (node as JsonObject)[part] : undefined), root);
 }
 
-/** Follows local $refs until a node without one. */
+/** Follows local $refs until a node without one (undefined at a ref into another document). */
 export function deref(root: JsonObject, node: unknown): JsonObject | undefined {
   let current = node;
   for (let hops = 0; isObject(current) && typeof current.$ref === 'string'; hops++) {
     if (hops > 20) throw new Error('ref cycle');
+    if (!current.$ref.startsWith('#')) return undefined;
     current = resolvePointer(root, current.$ref);
   }
   return isObject(current) ? current : undefined;

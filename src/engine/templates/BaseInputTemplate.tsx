@@ -5,7 +5,7 @@ import { useImeSafeText } from '../use-ime-safe-text';
 const block = (event: ClipboardEvent | DragEvent | MouseEvent) => event.preventDefault();
 
 /** Every text-like input. UI options: autocomplete, inputMode, normalise (list of names from
- *  src/shared/normalise.ts), blockClipboard (no copy, paste, drop or context menu). */
+ *  src/shared/normalise.ts), trimOnBlur, blockClipboard (no copy, paste, drop or context menu). */
 export default function BaseInputTemplate(props: WidgetProps) {
   const { id, htmlName, value, readonly, disabled, autofocus, onBlur, onFocus, onChange, options, schema, type, placeholder, required, rawErrors } = props;
   const inputProps = getInputProps(schema, type, options);
@@ -29,7 +29,11 @@ export default function BaseInputTemplate(props: WidgetProps) {
       maxLength={(options.maxLength as number | undefined) ?? schema.maxLength}
       {...text}
       {...blocked}
-      onBlur={(event) => onBlur(id, event.target.value)}
+      onBlur={(event) => {
+        const trimmed = event.target.value.trim();
+        if (options.trimOnBlur && trimmed !== event.target.value) onChange(trimmed === '' ? options.emptyValue : trimmed);
+        onBlur(id, event.target.value);
+      }}
       onFocus={(event) => onFocus(id, event.target.value)}
       aria-describedby={ariaDescribedByIds(id)}
     />

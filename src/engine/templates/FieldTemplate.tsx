@@ -18,7 +18,8 @@ export default function FieldTemplate(props: FieldTemplateProps) {
       {displayLabel && !isCheckbox && (
         <label className="field__label" htmlFor={id}>
           {label}
-          <span className={required ? 'badge badge--required' : 'badge badge--optional'}>
+          {/* aria-required on the input says it to assistive tech; the badge is for the eye. */}
+          <span className={required ? 'badge badge--required' : 'badge badge--optional'} aria-hidden="true">
             {required ? messages.form.required : messages.form.optional}
           </span>
         </label>

@@ -4,6 +4,7 @@ import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql 
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { migrationProvider } from './migrations';
+import { seedMasters } from '../masters';
 import type { Database } from './types';
 
 export type Db = Kysely<Database>;
@@ -32,6 +33,7 @@ export function openDb({ databaseUrl, dataDir, pgSchema }: DbOptions): Db {
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
 }
 
+/** Brings the schema up to date and refreshes the master lists from their data file. */
 export async function migrate(db: Db): Promise<void> {
   // On PostgreSQL the migrator's bookkeeping tables must live in the schema being migrated;
   // otherwise it finds another schema's tables on the search path and skips creating its own.
@@ -43,4 +45,5 @@ export async function migrate(db: Db): Promise<void> {
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  await seedMasters(db);
 }

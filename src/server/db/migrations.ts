@@ -65,6 +65,41 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '002-registration-masters-applications': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('master_options')
+        .addColumn('master_name', 'text', (c) => c.notNull())
+        .addColumn('value', 'text', (c) => c.notNull())
+        .addColumn('label', 'text', (c) => c.notNull())
+        .addColumn('sort_order', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('master_options_pk', ['master_name', 'value'])
+        .execute();
+
+      // An address proven by a registration code, usable once within the registration window.
+      await db.schema
+        .createTable('email_verifications')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('email', 'text', (c) => c.notNull())
+        .addColumn('code_hash', 'text', (c) => c.notNull())
+        .addColumn('verified_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .addColumn('used_at', 'text')
+        .execute();
+      await db.schema.createIndex('email_verifications_email').on('email_verifications').column('email').execute();
+
+      await db.schema
+        .createTable('applications')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+        .addColumn('register_number', 'text', (c) => c.notNull().unique())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('applied_at', 'text', (c) => c.notNull())
+        .addColumn('decided_at', 'text')
+        .execute();
+      await db.schema.createIndex('applications_user').on('applications').column('user_id').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

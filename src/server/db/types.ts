@@ -58,11 +58,41 @@ export interface TrustedDevicesTable {
   expires_at: string;
 }
 
+export interface MasterOptionsTable {
+  master_name: string;
+  value: string;
+  label: string;
+  sort_order: number;
+}
+
+export interface EmailVerificationsTable {
+  id: string;
+  email: string;
+  code_hash: string;
+  verified_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export type ApplicationStatus = 'pending' | 'approved' | 'declined';
+
+export interface ApplicationsTable {
+  id: string;
+  user_id: string;
+  register_number: string;
+  status: ApplicationStatus;
+  applied_at: string;
+  decided_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   email_codes: EmailCodesTable;
   trusted_devices: TrustedDevicesTable;
+  master_options: MasterOptionsTable;
+  email_verifications: EmailVerificationsTable;
+  applications: ApplicationsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -2,14 +2,24 @@
 // and the API server (src/server/validation.ts) are both built from it, so a value gets the
 // same verdict and the same Japanese message on both sides.
 import type Ajv from 'ajv';
-import type { Options } from 'ajv';
+import { _, type KeywordCxt, type Options } from 'ajv';
 import ajvErrors from 'ajv-errors';
 import createAjvInstance from '@rjsf/validator-ajv8/lib/createAjvInstance.js';
 
 // rjsf's own defaults (allErrors, verbose, strict: false) plus what ajv-errors needs.
 export const ajvOptions: Options = { allErrors: true, $data: false };
 
+/** ajv-errors, plus `sameAs`: a confirmation field must equal a sibling ("sameAs": "email").
+ *  Written as generated code, so it survives standalone precompilation. */
 export function withErrorMessages(ajv: Ajv): Ajv {
+  ajv.addKeyword({
+    keyword: 'sameAs',
+    schemaType: 'string',
+    code(cxt: KeywordCxt) {
+      const { data, schema, it } = cxt;
+      cxt.fail(_`${it.parentData} && ${data} !== ${it.parentData}[${schema as string}]`);
+    },
+  });
   ajvErrors(ajv, { singleError: false });
   return ajv;
 }

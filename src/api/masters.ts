@@ -1,0 +1,27 @@
+import type { MasterOption } from '../shared/api-types';
+import { call } from './client';
+
+export type MasterName = 'job' | 'industry' | 'purpose' | 'inquiry_type' | 'inquiry_user_category' | 'mail_opt';
+
+export class MasterLoadError extends Error {
+  constructor(readonly master: MasterName) {
+    super(`master ${master} could not be loaded`);
+  }
+}
+
+export async function getMasterOptions(name: MasterName): Promise<MasterOption[]> {
+  try {
+    const list = await call<unknown>('get', '/master/options', { auth: 'none', params: { master_name: name } });
+    if (!Array.isArray(list)) throw new Error('not a list');
+    return list as MasterOption[];
+  } catch (error) {
+    console.error(`master ${name} failed`, error);
+    throw new MasterLoadError(name);
+  }
+}
+
+/** Several master lists at once, keyed by name. */
+export async function getMasters(names: MasterName[]): Promise<Record<string, MasterOption[]>> {
+  const lists = await Promise.all(names.map(getMasterOptions));
+  return Object.fromEntries(names.map((name, i) => [name, lists[i]]));
+}

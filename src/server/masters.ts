@@ -1,0 +1,44 @@
+// Master option lists: stored in the database, seeded (and kept in step) at every start from
+// schemas/masters/options.json, the file product owners edit.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Db } from './db/connect';
+
+export const MASTER_NAMES = ['job', 'industry', 'purpose', 'inquiry_type', 'inquiry_user_category', 'mail_opt'] as const;
+export type MasterName = (typeof MASTER_NAMES)[number];
+export interface MasterOption {
+  value: string;
+  label: string;
+}
+
+const FILE = fileURLToPath(new URL('../../schemas/masters/options.json', import.meta.url));
+
+export function masterFile(): Record<MasterName, MasterOption[]> {
+  return JSON.parse(readFileSync(FILE, 'utf8'));
+}
+
+export async function seedMasters(db: Db, lists = masterFile()): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    for (const name of MASTER_NAMES) {
+      const options = lists[name] ?? [];
+      await tx.deleteFrom('master_options').where('master_name', '=', name).execute();
+      if (options.length === 0) continue;
+      await tx
+        .insertInto('master_options')
+        .values(options.map((o, i) => ({ master_name: name, value: o.value, label: o.label, sort_order: i + 1 })))
+        .execute();
+    }
+  });
+}
+
+export async function masterOptions(db: Db, name: MasterName): Promise<MasterOption[]> {
+  return db.selectFrom('master_options').select(['value', 'label']).where('master_name', '=', name).orderBy('sort_order').execute();
+}
+
+/** The values of `name` that are not in its list (empty when all are known). */
+export async function unknownValues(db: Db, name: MasterName, values: string[]): Promise<string[]> {
+  if (values.length === 0) return [];
+  const known = await db.selectFrom('master_options').select('value').where('master_name', '=', name).where('value', 'in', values).execute();
+  const set = new Set(known.map((k) => k.value));
+  return values.filter((v) => !set.has(v));
+}

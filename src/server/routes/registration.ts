@@ -1,0 +1,152 @@
+// Registration: an address proven by a mailed code (POST /v1/email/register, /v1/email/verify),
+// then the member and their application written in one transaction (POST /v1/user/register).
+import { randomInt, randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context';
+import type { Db } from '../db/connect';
+import { ApiError } from '../errors';
+import { unknownValues } from '../masters';
+import { hashCode } from '../services/secrets';
+import { hashPassword } from '../services/passwords';
+import { iso, inSeconds, now } from '../services/clock';
+import type { FieldErrors } from '../../shared/validation/field-errors';
+import messages from '../../../messages/ja.json';
+
+interface RegistrationPayload {
+  email: string;
+  verification_code: string;
+  password: string;
+  last_name_kanji: string;
+  first_name_kanji: string;
+  last_name_alphabet: string;
+  first_name_alphabet: string;
+  birthday: string;
+  gender: string;
+  job: string;
+  industry: string;
+  industry_other?: string;
+  zip_current: string;
+  address_current: string;
+  amc?: string;
+  phone: string;
+  purpose: string[];
+  purpose_detail: string;
+  purpose_other?: string;
+  mail_opt: string;
+}
+
+const VERIFIED = 'email_register_verified';
+
+async function isTaken(db: Db, email: string): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').where('email', '=', email).where('status', '=', 'active').executeTakeFirst();
+  return !!row;
+}
+
+/** The payload's master codes that are not in their lists, as field errors. */
+async function unknownMasters(db: Db, body: RegistrationPayload): Promise<FieldErrors | undefined> {
+  const fields: FieldErrors = {};
+  const message = messages.api.MASTER_UNKNOWN;
+  for (const name of ['job', 'industry', 'mail_opt'] as const) {
+    if ((await unknownValues(db, name, [body[name]])).length) fields[name] = [message];
+  }
+  if ((await unknownValues(db, 'purpose', body.purpose)).length) fields.purpose = [message];
+  return Object.keys(fields).length ? fields : undefined;
+}
+
+export function registerNumber(at: Date): string {
+  const day = at.toISOString().slice(0, 10).replace(/-/g, '');
+  return `R${day}-${String(randomInt(0, 1_000_000)).padStart(6, '0')}`;
+}
+
+export function registrationRoutes(app: FastifyInstance, ctx: AppContext) {
+  app.post('/v1/email/register', { config: { auth: 'client' } }, async (request) => {
+    const { email } = ctx.parse<{ email: string }>('api.email-register.json', request.body);
+    if (await isTaken(ctx.db, email)) throw new ApiError('EMAIL_TAKEN', { email: [messages.api.EMAIL_TAKEN] });
+    const code = await ctx.codes.issue('email_register', email);
+    await ctx.mailer.send(email, 'registerCode', { code, minutes: Math.round(ctx.config.codeTtlSeconds / 60) });
+    return { message: 'sent' };
+  });
+
+  app.post('/v1/email/verify', { config: { auth: 'client' } }, async (request) => {
+    const { key, email } = ctx.parse<{ key: string; email: string }>('api.email-verify.json', request.body);
+    await ctx.codes.consume('email_register', email, key);
+    await ctx.db
+      .insertInto('email_verifications')
+      .values({
+        id: randomUUID(),
+        email,
+        code_hash: hashCode(ctx.secret, VERIFIED, email, key),
+        verified_at: iso(now()),
+        expires_at: inSeconds(ctx.config.verifiedEmailSeconds),
+        used_at: null,
+      })
+      .execute();
+    return { email };
+  });
+
+  app.post('/v1/user/register', { config: { auth: 'client' } }, async (request) => {
+    const body = ctx.parse<RegistrationPayload>('api.user-register.json', request.body);
+    const badMasters = await unknownMasters(ctx.db, body);
+    if (badMasters) throw new ApiError('VALIDATION', badMasters);
+    const passwordHash = await hashPassword(body.password);
+
+    const { userId, number } = await ctx.db.transaction().execute(async (tx) => {
+      const ticket = await tx
+        .selectFrom('email_verifications')
+        .select('id')
+        .where('email', '=', body.email)
+        .where('code_hash', '=', hashCode(ctx.secret, VERIFIED, body.email, body.verification_code))
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', iso(now()))
+        .executeTakeFirst();
+      if (!ticket) throw new ApiError('VERIFICATION_REQUIRED');
+      if (await isTaken(tx, body.email)) throw new ApiError('EMAIL_TAKEN', { email: [messages.api.EMAIL_TAKEN] });
+
+      const at = now();
+      const id = randomUUID();
+      await tx
+        .insertInto('users')
+        .values({
+          id,
+          email: body.email,
+          status: 'active',
+          password_hash: passwordHash,
+          last_name_kanji: body.last_name_kanji,
+          first_name_kanji: body.first_name_kanji,
+          last_name_alpha: body.last_name_alphabet,
+          first_name_alpha: body.first_name_alphabet,
+          birthday: body.birthday,
+          gender: body.gender,
+          job: body.job,
+          industry: body.industry,
+          industry_other: body.industry === '99' ? (body.industry_other ?? '') : '',
+          zip_current: body.zip_current.replace(/-/g, ''),
+          address_current: body.address_current,
+          zip_second: '',
+          address_second: '',
+          amc: body.amc ?? '',
+          phone: body.phone.replace(/-/g, ''),
+          purpose: body.purpose.join(','),
+          purpose_detail: body.purpose_detail,
+          purpose_other: body.purpose.includes('99') ? (body.purpose_other ?? '') : '',
+          mail_opt: body.mail_opt,
+          created_at: iso(at),
+          updated_at: iso(at),
+          withdrawn_at: null,
+        })
+        .execute();
+      const used = await tx.updateTable('email_verifications').set({ used_at: iso(at) }).where('id', '=', ticket.id).where('used_at', 'is', null).executeTakeFirst();
+      if (Number(used.numUpdatedRows) !== 1) throw new ApiError('VERIFICATION_REQUIRED');
+      const number = registerNumber(at);
+      await tx.insertInto('applications').values({ id: randomUUID(), user_id: id, register_number: number, status: 'pending', applied_at: iso(at), decided_at: null }).execute();
+      return { userId: id, number };
+    });
+
+    const session = await ctx.sessions.open(userId);
+    // The member exists now; a failed welcome mail must not turn a registration into an error.
+    await ctx.mailer
+      .send(body.email, 'welcome', { name: `${body.last_name_kanji} ${body.first_name_kanji}`, registerNumber: number })
+      .catch((error) => request.log.error({ err: error }, 'welcome mail failed'));
+    return { token: session.token, expires_in: session.expiresIn };
+  });
+}
