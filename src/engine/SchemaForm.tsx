@@ -133,6 +133,8 @@ function SchemaFormInner<T extends object>(props: SchemaFormProps<T>, ref: Forwa
       extraErrors={toErrorSchema(liveServerErrors)}
       formContext={formContext}
       disabled={disabled}
+      // A `const: true` agreement must start unticked: never prefill a field from its const.
+      experimental_defaultFormStateBehavior={{ constAsDefaults: 'never' }}
       liveValidate="onChange"
       showErrorList={false}
       focusOnFirstError

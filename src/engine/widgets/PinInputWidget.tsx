@@ -38,7 +38,12 @@ export default function PinInputWidget({ id, value, onChange, onBlur, onFocus, d
   };
 
   const onKeyDown = (index: number, event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === 'Backspace' && chars[index] === HOLE && index > 0) {
+    // A digit key is handled here, not on change: retyping the digit a box already holds
+    // changes nothing in the DOM, so no change event would move the member on.
+    if (/^[0-9]$/.test(event.key) && !event.ctrlKey && !event.metaKey && !event.altKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      fillFrom(index, event.key);
+    } else if (event.key === 'Backspace' && chars[index] === HOLE && index > 0) {
       event.preventDefault();
       emit(chars.map((c, i) => (i === index - 1 ? HOLE : c)));
       focusBox(index - 1);
