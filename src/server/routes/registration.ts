@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import type { Db } from '../db/connect';
 import { ApiError } from '../errors';
+import { isUniqueViolation } from '../db/errors';
 import { unknownValues } from '../masters';
 import { hashCode } from '../services/secrets';
 import { hashPassword } from '../services/passwords';
@@ -53,6 +54,16 @@ async function unknownMasters(db: Db, body: RegistrationPayload): Promise<FieldE
   return Object.keys(fields).length ? fields : undefined;
 }
 
+/** The spec counts free-text lengths after trimming; the form trims on blur, the server too. */
+function trimFreeText(body: unknown): unknown {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+  const copy = { ...(body as Record<string, unknown>) };
+  for (const key of ['purpose_detail', 'purpose_other', 'industry_other', 'address_current']) {
+    if (typeof copy[key] === 'string') copy[key] = (copy[key] as string).trim();
+  }
+  return copy;
+}
+
 export function registerNumber(at: Date): string {
   const day = at.toISOString().slice(0, 10).replace(/-/g, '');
   return `R${day}-${String(randomInt(0, 1_000_000)).padStart(6, '0')}`;
@@ -85,62 +96,69 @@ export function registrationRoutes(app: FastifyInstance, ctx: AppContext) {
   });
 
   app.post('/v1/user/register', { config: { auth: 'client' } }, async (request) => {
-    const body = ctx.parse<RegistrationPayload>('api.user-register.json', request.body);
+    const body = ctx.parse<RegistrationPayload>('api.user-register.json', trimFreeText(request.body));
     const badMasters = await unknownMasters(ctx.db, body);
     if (badMasters) throw new ApiError('VALIDATION', badMasters);
     const passwordHash = await hashPassword(body.password);
 
-    const { userId, number } = await ctx.db.transaction().execute(async (tx) => {
-      const ticket = await tx
-        .selectFrom('email_verifications')
-        .select('id')
-        .where('email', '=', body.email)
-        .where('code_hash', '=', hashCode(ctx.secret, VERIFIED, body.email, body.verification_code))
-        .where('used_at', 'is', null)
-        .where('expires_at', '>', iso(now()))
-        .executeTakeFirst();
-      if (!ticket) throw new ApiError('VERIFICATION_REQUIRED');
-      if (await isTaken(tx, body.email)) throw new ApiError('EMAIL_TAKEN', { email: [messages.api.EMAIL_TAKEN] });
+    const { userId, number } = await ctx.db
+      .transaction()
+      .execute(async (tx) => {
+        const ticket = await tx
+          .selectFrom('email_verifications')
+          .select('id')
+          .where('email', '=', body.email)
+          .where('code_hash', '=', hashCode(ctx.secret, VERIFIED, body.email, body.verification_code))
+          .where('used_at', 'is', null)
+          .where('expires_at', '>', iso(now()))
+          .executeTakeFirst();
+        if (!ticket) throw new ApiError('VERIFICATION_REQUIRED');
+        if (await isTaken(tx, body.email)) throw new ApiError('EMAIL_TAKEN', { email: [messages.api.EMAIL_TAKEN] });
 
-      const at = now();
-      const id = randomUUID();
-      await tx
-        .insertInto('users')
-        .values({
-          id,
-          email: body.email,
-          status: 'active',
-          password_hash: passwordHash,
-          last_name_kanji: body.last_name_kanji,
-          first_name_kanji: body.first_name_kanji,
-          last_name_alpha: body.last_name_alphabet,
-          first_name_alpha: body.first_name_alphabet,
-          birthday: body.birthday,
-          gender: body.gender,
-          job: body.job,
-          industry: body.industry,
-          industry_other: body.industry === '99' ? (body.industry_other ?? '') : '',
-          zip_current: body.zip_current.replace(/-/g, ''),
-          address_current: body.address_current,
-          zip_second: '',
-          address_second: '',
-          amc: body.amc ?? '',
-          phone: body.phone.replace(/-/g, ''),
-          purpose: body.purpose.join(','),
-          purpose_detail: body.purpose_detail,
-          purpose_other: body.purpose.includes('99') ? (body.purpose_other ?? '') : '',
-          mail_opt: body.mail_opt,
-          created_at: iso(at),
-          updated_at: iso(at),
-          withdrawn_at: null,
-        })
-        .execute();
-      const used = await tx.updateTable('email_verifications').set({ used_at: iso(at) }).where('id', '=', ticket.id).where('used_at', 'is', null).executeTakeFirst();
-      if (Number(used.numUpdatedRows) !== 1) throw new ApiError('VERIFICATION_REQUIRED');
-      const number = registerNumber(at);
-      await tx.insertInto('applications').values({ id: randomUUID(), user_id: id, register_number: number, status: 'pending', applied_at: iso(at), decided_at: null }).execute();
-      return { userId: id, number };
-    });
+        const at = now();
+        const id = randomUUID();
+        await tx
+          .insertInto('users')
+          .values({
+            id,
+            email: body.email,
+            status: 'active',
+            password_hash: passwordHash,
+            last_name_kanji: body.last_name_kanji,
+            first_name_kanji: body.first_name_kanji,
+            last_name_alpha: body.last_name_alphabet,
+            first_name_alpha: body.first_name_alphabet,
+            birthday: body.birthday,
+            gender: body.gender,
+            job: body.job,
+            industry: body.industry,
+            industry_other: body.industry === '99' ? (body.industry_other ?? '') : '',
+            zip_current: body.zip_current.replace(/-/g, ''),
+            address_current: body.address_current,
+            zip_second: '',
+            address_second: '',
+            amc: body.amc ?? '',
+            phone: body.phone.replace(/-/g, ''),
+            purpose: body.purpose.join(','),
+            purpose_detail: body.purpose_detail,
+            purpose_other: body.purpose.includes('99') ? (body.purpose_other ?? '') : '',
+            mail_opt: body.mail_opt,
+            created_at: iso(at),
+            updated_at: iso(at),
+            withdrawn_at: null,
+          })
+          .execute();
+        const used = await tx.updateTable('email_verifications').set({ used_at: iso(at) }).where('id', '=', ticket.id).where('used_at', 'is', null).executeTakeFirst();
+        if (Number(used.numUpdatedRows) !== 1) throw new ApiError('VERIFICATION_REQUIRED');
+        const number = registerNumber(at);
+        await tx.insertInto('applications').values({ id: randomUUID(), user_id: id, register_number: number, status: 'pending', applied_at: iso(at), decided_at: null }).execute();
+        return { userId: id, number };
+      })
+      .catch((error: unknown) => {
+        // Two registrations of one address at once: the second loses on the unique index.
+        if (isUniqueViolation(error)) throw new ApiError('EMAIL_TAKEN', { email: [messages.api.EMAIL_TAKEN] });
+        throw error;
+      });
 
     const session = await ctx.sessions.open(userId);
     // The member exists now; a failed welcome mail must not turn a registration into an error.

@@ -1,0 +1,123 @@
+// GET /v1/master/options?master_name=<name>: the option lists of schemas/masters/options.json,
+// seeded into the database at every start and answered in the file's order as {value, label}.
+// The call needs no client key (the registration form loads the lists before anything else).
+import { afterAll, describe, expect, it } from 'vitest';
+import options from '../../schemas/masters/options.json';
+import { migrate } from '../../src/server/db/connect';
+import { seedMasters } from '../../src/server/masters';
+import { CLIENT_KEY, DATABASES, Harness, expectError, setUpOrFail } from '../support/api-harness';
+
+const NAMES = ['job', 'industry', 'purpose', 'inquiry_type', 'inquiry_user_category', 'mail_opt'] as const;
+type Name = (typeof NAMES)[number];
+const FILE: Record<Name, { value: string; label: string }[]> = options;
+
+describe.each(DATABASES)('master option lists ($name)', ({ kind }) => {
+  let h: Harness;
+
+  setUpOrFail(async () => {
+    h = await Harness.start(kind);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const get = (query: string, headers: Record<string, string> = {}) => h.app.inject({ method: 'GET', url: `/v1/master/options${query}`, headers });
+
+  describe.each(NAMES)('master_name=%s', (name) => {
+    it('→ 200, the list of options.json in the same order, each item exactly {value, label}', async () => {
+      const res = await get(`?master_name=${name}`);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      const list = res.json<unknown[]>();
+      expect(Array.isArray(list)).toBe(true);
+      expect(FILE[name].length).toBeGreaterThan(0);
+      expect(list).toEqual(FILE[name]);
+      for (const item of list) {
+        expect(Object.keys(item as object).sort()).toEqual(['label', 'value']);
+        expect(typeof (item as { value: unknown }).value).toBe('string');
+        expect(typeof (item as { label: unknown }).label).toBe('string');
+        expect((item as { label: string }).label.length).toBeGreaterThan(0);
+      }
+      // Values are unique within a list.
+      const values = list.map((item) => (item as { value: string }).value);
+      expect(new Set(values).size).toBe(values.length);
+    });
+
+    it('needs no client key, and a wrong one or a bogus bearer token does not matter', async () => {
+      const plain = await get(`?master_name=${name}`);
+      const wrongKey = await get(`?master_name=${name}`, { 'x-client-key': 'not-the-key' });
+      const rightKey = await get(`?master_name=${name}`, { 'x-client-key': CLIENT_KEY });
+      const bogusToken = await get(`?master_name=${name}`, { authorization: 'Bearer not-a-session' });
+      for (const res of [plain, wrongKey, rightKey, bogusToken]) {
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.json()).toEqual(FILE[name]);
+      }
+    });
+  });
+
+  it('the defaults exist: job "1", industry "8", mail_opt "1"; "99" means その他 where present', async () => {
+    const job = (await get('?master_name=job')).json<{ value: string; label: string }[]>();
+    const industry = (await get('?master_name=industry')).json<{ value: string; label: string }[]>();
+    const mailOpt = (await get('?master_name=mail_opt')).json<{ value: string; label: string }[]>();
+    expect(job.find((o) => o.value === '1')).toEqual({ value: '1', label: '会社員（正社員）' });
+    expect(industry.find((o) => o.value === '8')).toEqual({ value: '8', label: '運輸業・郵便業' });
+    expect(mailOpt.find((o) => o.value === '1')).toEqual({ value: '1', label: '受け取る' });
+    for (const name of ['job', 'industry', 'purpose', 'inquiry_type', 'inquiry_user_category'] as const) {
+      const list = (await get(`?master_name=${name}`)).json<{ value: string; label: string }[]>();
+      expect(list.at(-1), name).toEqual({ value: '99', label: 'その他' });
+    }
+  });
+
+  it('the order is the file\'s, not the values sorted as text or numbers (industry 9, 10 … 19, 99; mail_opt 1 before 0)', async () => {
+    const industry = (await get('?master_name=industry')).json<{ value: string }[]>().map((o) => o.value);
+    expect(industry).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', '13', '14', '15', '16', '17', '18', '19', '99']);
+    const mailOpt = (await get('?master_name=mail_opt')).json<{ value: string }[]>().map((o) => o.value);
+    expect(mailOpt).toEqual(['1', '0']);
+  });
+
+  it.each([
+    ['an unknown name', '?master_name=denshijiti'],
+    ['another unknown name', '?master_name=users'],
+    ['a name in another case', '?master_name=JOB'],
+    ['a name with spaces', '?master_name=%20job'],
+    ['an empty name', '?master_name='],
+    ['no master_name', ''],
+    ['another parameter only', '?name=job'],
+    ['the name twice', '?master_name=job&master_name=industry'],
+    ['a prototype key', '?master_name=__proto__'],
+    ['a prototype method', '?master_name=constructor'],
+  ])('%s → 400 BAD_REQUEST in Japanese, no fields', async (_label, query) => {
+    const body = expectError(await get(query), 400, 'BAD_REQUEST');
+    expect(body.fields).toBeUndefined();
+    expect(Object.keys(body).sort()).toEqual(['code', 'error']);
+  });
+
+  it('an unknown name needs no client key either (400, not 401)', async () => {
+    expectError(await get('?master_name=nope', { 'x-client-key': 'not-the-key' }), 400, 'BAD_REQUEST');
+  });
+
+  it('POST is not a route → 404 NOT_FOUND', async () => {
+    const res = await h.app.inject({ method: 'POST', url: '/v1/master/options?master_name=job', headers: { 'x-client-key': CLIENT_KEY } });
+    expectError(res, 404, 'NOT_FOUND');
+  });
+
+  it('the lists come from the database, reseeded from options.json at every start', async () => {
+    try {
+      // Product owners reorder and edit a list: the answer follows the stored sort order.
+      await seedMasters(h.db, { ...FILE, mail_opt: [{ value: '0', label: '受け取らない' }, { value: '1', label: '受け取る（推奨）' }] });
+      expect((await get('?master_name=mail_opt')).json()).toEqual([
+        { value: '0', label: '受け取らない' },
+        { value: '1', label: '受け取る（推奨）' },
+      ]);
+      // A list emptied in the file answers an empty list, not an error.
+      await seedMasters(h.db, { ...FILE, inquiry_type: [] });
+      const empty = await get('?master_name=inquiry_type');
+      expect(empty.statusCode, empty.body).toBe(200);
+      expect(empty.json()).toEqual([]);
+    } finally {
+      // A restart (migrate) brings every list back in step with the file.
+      await migrate(h.db);
+    }
+    for (const name of NAMES) expect((await get(`?master_name=${name}`)).json()).toEqual(FILE[name]);
+  });
+});
