@@ -134,7 +134,9 @@ function SchemaFormInner<T extends object>(props: SchemaFormProps<T>, ref: Forwa
       formContext={formContext}
       disabled={disabled}
       // A `const: true` agreement must start unticked: never prefill a field from its const.
-      experimental_defaultFormStateBehavior={{ constAsDefaults: 'never' }}
+      // An array with minItems must start empty, not padded with blank items (its `required`
+      // message would land on an item no widget shows).
+      experimental_defaultFormStateBehavior={{ constAsDefaults: 'never', arrayMinItems: { populate: 'never' } }}
       liveValidate="onChange"
       showErrorList={false}
       focusOnFirstError

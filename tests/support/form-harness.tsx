@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { UiSchema } from '@rjsf/utils';
 import { SchemaForm, type FormModule } from '../../src/engine/SchemaForm';
 import type { FieldErrors } from '../../src/shared/validation/field-errors';
+import type { MasterOption, PostalLookup } from '../../src/engine/form-context';
 
 export interface HarnessProps {
   form: FormModule;
@@ -12,9 +13,13 @@ export interface HarnessProps {
   /** Every committed change of the form data. */
   onData?: (data: Record<string, unknown>) => void;
   onSubmit?: (data: Record<string, unknown>) => void;
+  /** Master option lists for the master-* widgets (passed through to SchemaForm). */
+  masters?: Record<string, MasterOption[] | undefined>;
+  /** Replaces the real postal lookup (passed through to SchemaForm). */
+  postalLookup?: PostalLookup;
 }
 
-export function FormHarness({ form, initial, uiOverrides, serverErrors, onData, onSubmit }: HarnessProps) {
+export function FormHarness({ form, initial, uiOverrides, serverErrors, onData, onSubmit, masters, postalLookup }: HarnessProps) {
   const [data, setData] = useState<Partial<Record<string, unknown>>>(initial ?? {});
   return (
     <SchemaForm<Record<string, unknown>>
@@ -22,6 +27,8 @@ export function FormHarness({ form, initial, uiOverrides, serverErrors, onData, 
       formData={data}
       uiOverrides={uiOverrides}
       serverErrors={serverErrors}
+      masters={masters}
+      postalLookup={postalLookup}
       onChange={(next) => {
         setData(next);
         onData?.(next as Record<string, unknown>);

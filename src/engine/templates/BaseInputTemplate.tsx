@@ -5,7 +5,7 @@ import { useImeSafeText } from '../use-ime-safe-text';
 const block = (event: ClipboardEvent | DragEvent | MouseEvent) => event.preventDefault();
 
 /** Every text-like input. UI options: autocomplete, inputMode, normalise (list of names from
- *  src/shared/normalise.ts), trimOnBlur, blockClipboard (no copy, paste, drop or context menu). */
+ *  src/shared/normalise.ts), trimOnBlur, blockClipboard (no copy, paste, drop or context menu), describedBy (an extra id). */
 export default function BaseInputTemplate(props: WidgetProps) {
   const { id, htmlName, value, readonly, disabled, autofocus, onBlur, onFocus, onChange, options, schema, type, placeholder, required, rawErrors } = props;
   const inputProps = getInputProps(schema, type, options);
@@ -35,7 +35,7 @@ export default function BaseInputTemplate(props: WidgetProps) {
         onBlur(id, event.target.value);
       }}
       onFocus={(event) => onFocus(id, event.target.value)}
-      aria-describedby={ariaDescribedByIds(id)}
+      aria-describedby={[ariaDescribedByIds(id), options.describedBy].filter(Boolean).join(' ')}
     />
   );
 }

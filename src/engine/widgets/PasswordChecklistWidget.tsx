@@ -31,7 +31,7 @@ export default function PasswordChecklistWidget(props: WidgetProps) {
   const rules = rawRules(registry.rootSchema as RJSFSchema, name);
   return (
     <>
-      <BaseInputTemplate {...props} type="password" />
+      <BaseInputTemplate {...props} type="password" options={{ ...props.options, describedBy: `${id}__checklist` }} />
       <ul className="checklist" id={`${id}__checklist`} aria-label={messages.form.passwordChecklist}>
         {rules.map((rule) => {
           const ok = ruleHolds(rule, text);

@@ -55,7 +55,7 @@ export default function PostalCodeWidget(props: WidgetProps) {
       {status === 'notFound' && <p className="field__help" role="status">{messages.form.postalNotFound}</p>}
       {status === 'failed' && <p className="field__help" role="status">{messages.form.postalFailed}</p>}
       {candidates.length > 0 && (
-        <div className="postal-candidates" role="group" aria-label={messages.form.postalChoose}>
+        <div className="postal-candidates" role="group" aria-label={candidates.length > 1 ? messages.form.postalChoose : messages.form.postalSuggest}>
           <p className="field__help">{candidates.length > 1 ? messages.form.postalChoose : messages.form.postalSuggest}</p>
           {candidates.map((address, index) => (
             <button key={address} id={`${id}-candidate-${index}`} type="button" className="button button--small" onClick={() => fill(address)}>

