@@ -18,6 +18,8 @@ import { userAuthRoutes } from './routes/user-auth';
 import { userInfoRoutes } from './routes/user-info';
 import { registrationRoutes } from './routes/registration';
 import { masterRoutes } from './routes/masters';
+import { memberRoutes } from './routes/member';
+import { accountRoutes } from './routes/account';
 
 export interface BuildOptions {
   db: Db;
@@ -105,6 +107,8 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
   userInfoRoutes(app, ctx);
   registrationRoutes(app, ctx);
   masterRoutes(app, ctx);
+  memberRoutes(app, ctx);
+  accountRoutes(app, ctx);
 
   const settings: ClientSettings = {
     clientKey: opts.clientKey,

@@ -42,3 +42,17 @@ export async function unknownValues(db: Db, name: MasterName, values: string[]):
   const set = new Set(known.map((k) => k.value));
   return values.filter((v) => !set.has(v));
 }
+
+/** Field errors for master codes that are not in their lists (undefined when all are known). */
+export async function unknownMasterFields(
+  db: Db,
+  codes: { job: string; industry: string; mail_opt: string; purpose: string[] },
+  message: string,
+): Promise<Record<string, string[]> | undefined> {
+  const fields: Record<string, string[]> = {};
+  for (const name of ['job', 'industry', 'mail_opt'] as const) {
+    if ((await unknownValues(db, name, [codes[name]])).length) fields[name] = [message];
+  }
+  if ((await unknownValues(db, 'purpose', codes.purpose)).length) fields.purpose = [message];
+  return Object.keys(fields).length ? fields : undefined;
+}

@@ -336,6 +336,7 @@ describe.each(DATABASES)('registration ($name)', ({ kind }) => {
         birthday: '1988-07-15',
         gender: 'female',
         job: '6',
+        jobLabel: '自営業・フリーランス',
         industry: '99',
         industry_other: 'ドローン操縦士',
         zip_current: '1000001',

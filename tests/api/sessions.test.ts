@@ -44,6 +44,7 @@ describe.each(DATABASES)('sessions and GET /v1/user/info ($name)', ({ kind }) =>
       birthday: '1990-04-01',
       gender: 'female',
       job: '1',
+      jobLabel: '会社員（正社員）',
       industry: '8',
       industry_other: '',
       zip_current: '1000001',

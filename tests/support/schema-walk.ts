@@ -40,7 +40,7 @@ export const ASSERTIONS = new Set([
   // applicators whose failure has no failing child to carry a message
   'not', 'oneOf', 'propertyNames', 'discriminator',
   // the project's own keyword (src/shared/validation/ajv-setup.ts)
-  'sameAs',
+  'sameAs', 'differentFrom',
 ]);
 
 /** Keywords whose failure shows as a failure inside them (each child needs its own message). */

@@ -100,6 +100,27 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('applications_user').on('applications').column('user_id').execute();
     },
   },
+  '003-notifications-withdrawals': {
+    async up(db: Kysely<unknown>) {
+      // A notice to one member (user_id) or to every member (user_id null).
+      await db.schema
+        .createTable('notifications')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.references('users.id'))
+        .addColumn('message', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('notifications_user').on('notifications').column('user_id').execute();
+
+      await db.schema
+        .createTable('withdrawals')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+        .addColumn('reason', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

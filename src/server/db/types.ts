@@ -85,6 +85,21 @@ export interface ApplicationsTable {
   decided_at: string | null;
 }
 
+export interface NotificationsTable {
+  id: string;
+  /** null: a notice to every member. */
+  user_id: string | null;
+  message: string;
+  created_at: string;
+}
+
+export interface WithdrawalsTable {
+  id: string;
+  user_id: string;
+  reason: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -93,6 +108,8 @@ export interface Database {
   master_options: MasterOptionsTable;
   email_verifications: EmailVerificationsTable;
   applications: ApplicationsTable;
+  notifications: NotificationsTable;
+  withdrawals: WithdrawalsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -6,11 +6,10 @@ import type { AppContext } from '../context';
 import type { Db } from '../db/connect';
 import { ApiError } from '../errors';
 import { isUniqueViolation } from '../db/errors';
-import { unknownValues } from '../masters';
+import { unknownMasterFields } from '../masters';
 import { hashCode } from '../services/secrets';
 import { hashPassword } from '../services/passwords';
 import { iso, inSeconds, now } from '../services/clock';
-import type { FieldErrors } from '../../shared/validation/field-errors';
 import messages from '../../../messages/ja.json';
 
 interface RegistrationPayload {
@@ -43,22 +42,11 @@ async function isTaken(db: Db, email: string): Promise<boolean> {
   return !!row;
 }
 
-/** The payload's master codes that are not in their lists, as field errors. */
-async function unknownMasters(db: Db, body: RegistrationPayload): Promise<FieldErrors | undefined> {
-  const fields: FieldErrors = {};
-  const message = messages.api.MASTER_UNKNOWN;
-  for (const name of ['job', 'industry', 'mail_opt'] as const) {
-    if ((await unknownValues(db, name, [body[name]])).length) fields[name] = [message];
-  }
-  if ((await unknownValues(db, 'purpose', body.purpose)).length) fields.purpose = [message];
-  return Object.keys(fields).length ? fields : undefined;
-}
-
 /** The spec counts free-text lengths after trimming; the form trims on blur, the server too. */
-function trimFreeText(body: unknown): unknown {
+export function trimFreeText(body: unknown): unknown {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
   const copy = { ...(body as Record<string, unknown>) };
-  for (const key of ['purpose_detail', 'purpose_other', 'industry_other', 'address_current']) {
+  for (const key of ['purpose_detail', 'purpose_other', 'industry_other', 'address_current', 'reason']) {
     if (typeof copy[key] === 'string') copy[key] = (copy[key] as string).trim();
   }
   return copy;
@@ -97,7 +85,7 @@ export function registrationRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.post('/v1/user/register', { config: { auth: 'client' } }, async (request) => {
     const body = ctx.parse<RegistrationPayload>('api.user-register.json', trimFreeText(request.body));
-    const badMasters = await unknownMasters(ctx.db, body);
+    const badMasters = await unknownMasterFields(ctx.db, body, messages.api.MASTER_UNKNOWN);
     if (badMasters) throw new ApiError('VALIDATION', badMasters);
     const passwordHash = await hashPassword(body.password);
 

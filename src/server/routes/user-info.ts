@@ -1,12 +1,44 @@
+// GET and PUT /v1/user/info: the member's profile as the spec names it.
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { ApiError } from '../errors';
 import { requireMember } from '../auth';
+import type { Db } from '../db/connect';
 import type { User } from '../db/types';
+import { masterOptions, unknownMasterFields } from '../masters';
+import { iso, now } from '../services/clock';
+import { trimFreeText } from './registration';
 import type { UserInfo } from '../../shared/api-types';
+import messages from '../../../messages/ja.json';
 
-/** The member as GET /v1/user/info answers: roman names as *_alpha, purpose as a comma string. */
-export function userInfo(user: User): UserInfo {
+const DEFAULT_JOB = '1';
+const DEFAULT_INDUSTRY = '8';
+
+interface ProfileUpdate {
+  last_name_kanji: string;
+  first_name_kanji: string;
+  last_name_alpha: string;
+  first_name_alpha: string;
+  gender: string;
+  job: string;
+  industry: string;
+  industry_other?: string;
+  zip_current: string;
+  address_current: string;
+  amc?: string;
+  phone: string;
+  purpose: string;
+  purpose_detail: string;
+  purpose_other?: string;
+  mail_opt: string;
+}
+
+/** The member as GET /v1/user/info answers: roman names as *_alpha, purpose as a comma
+ *  string; a saved job or industry no longer in its list reads as the default (1, 8). */
+export async function userInfo(db: Db, user: User): Promise<UserInfo> {
+  const [jobs, industries] = await Promise.all([masterOptions(db, 'job'), masterOptions(db, 'industry')]);
+  const job = jobs.find((o) => o.value === user.job) ?? jobs.find((o) => o.value === DEFAULT_JOB);
+  const industry = industries.some((o) => o.value === user.industry) ? user.industry : DEFAULT_INDUSTRY;
   return {
     email: user.email,
     last_name_kanji: user.last_name_kanji,
@@ -15,8 +47,9 @@ export function userInfo(user: User): UserInfo {
     first_name_alpha: user.first_name_alpha,
     birthday: user.birthday,
     gender: user.gender,
-    job: user.job,
-    industry: user.industry,
+    job: job?.value ?? DEFAULT_JOB,
+    jobLabel: job?.label,
+    industry,
     industry_other: user.industry_other,
     zip_current: user.zip_current,
     address_current: user.address_current,
@@ -29,10 +62,47 @@ export function userInfo(user: User): UserInfo {
   };
 }
 
+export async function activeMember(db: Db, id: string): Promise<User> {
+  const user = await db.selectFrom('users').selectAll().where('id', '=', id).where('status', '=', 'active').executeTakeFirst();
+  if (!user) throw new ApiError('UNAUTHENTICATED');
+  return user;
+}
+
 export function userInfoRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.get('/v1/user/info', { config: { auth: 'member' } }, async (request) => {
-    const user = await ctx.db.selectFrom('users').selectAll().where('id', '=', requireMember(request)).executeTakeFirst();
-    if (!user) throw new ApiError('UNAUTHENTICATED');
-    return userInfo(user);
+  app.get('/v1/user/info', { config: { auth: 'member' } }, async (request) => userInfo(ctx.db, await activeMember(ctx.db, requireMember(request))));
+
+  app.put('/v1/user/info', { config: { auth: 'member' } }, async (request) => {
+    const body = ctx.parse<ProfileUpdate>('api.user-update.json', trimFreeText(request.body));
+    const purpose = body.purpose.split(',').filter(Boolean);
+    const badMasters = await unknownMasterFields(ctx.db, { ...body, purpose }, messages.api.MASTER_UNKNOWN);
+    if (badMasters) throw new ApiError('VALIDATION', badMasters);
+    const id = requireMember(request);
+    // E-mail changes go through their own coded flow, and the birthday is read-only: the
+    // payload carries both, neither is written here.
+    await ctx.db
+      .updateTable('users')
+      .set({
+        last_name_kanji: body.last_name_kanji,
+        first_name_kanji: body.first_name_kanji,
+        last_name_alpha: body.last_name_alpha,
+        first_name_alpha: body.first_name_alpha,
+        gender: body.gender,
+        job: body.job,
+        industry: body.industry,
+        industry_other: body.industry === '99' ? (body.industry_other ?? '') : '',
+        zip_current: body.zip_current.replace(/-/g, ''),
+        address_current: body.address_current,
+        amc: body.amc ?? '',
+        phone: body.phone.replace(/-/g, ''),
+        purpose: purpose.join(','),
+        purpose_detail: body.purpose_detail,
+        purpose_other: purpose.includes('99') ? (body.purpose_other ?? '') : '',
+        mail_opt: body.mail_opt,
+        updated_at: iso(now()),
+      })
+      .where('id', '=', id)
+      .where('status', '=', 'active')
+      .execute();
+    return userInfo(ctx.db, await activeMember(ctx.db, id));
   });
 }

@@ -1,0 +1,72 @@
+// A member's own account: changing the e-mail address with a code sent to the new address,
+// and withdrawing.
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context';
+import { ApiError } from '../errors';
+import { requireMember } from '../auth';
+import { isUniqueViolation } from '../db/errors';
+import { verifyPassword } from '../services/passwords';
+import { iso, now } from '../services/clock';
+import { verifyFlows } from './user-auth';
+import { activeMember } from './user-info';
+import { trimFreeText } from './registration';
+import messages from '../../../messages/ja.json';
+
+const taken = () => new ApiError('EMAIL_TAKEN', { email: [messages.api.EMAIL_TAKEN] });
+
+verifyFlows.set('email_change', {
+  auth: 'member',
+  async handle(ctx, request) {
+    const { email } = ctx.parse<{ email: string }>('api.user-verify-email-change.json', request.body);
+    const member = await activeMember(ctx.db, requireMember(request));
+    const owner = await ctx.db.selectFrom('users').select('id').where('email', '=', email).where('status', '=', 'active').executeTakeFirst();
+    if (owner) throw taken();
+    const code = await ctx.codes.issue('email_change', email, member.id);
+    await ctx.mailer.send(email, 'emailChangeCode', { code, minutes: Math.round(ctx.config.codeTtlSeconds / 60) });
+    return { message: 'sent' };
+  },
+});
+
+export function accountRoutes(app: FastifyInstance, ctx: AppContext) {
+  app.post('/v1/user/email/change', { config: { auth: 'member' } }, async (request) => {
+    const { email, code } = ctx.parse<{ email: string; code: string }>('api.user-email-change.json', request.body);
+    const member = await activeMember(ctx.db, requireMember(request));
+    const { userId } = await ctx.codes.consume('email_change', email, code);
+    if (userId !== member.id) throw new ApiError('CODE_INVALID');
+    await ctx.db
+      .transaction()
+      .execute(async (tx) => {
+        const owner = await tx.selectFrom('users').select('id').where('email', '=', email).where('status', '=', 'active').executeTakeFirst();
+        if (owner) throw taken();
+        await tx.updateTable('users').set({ email, updated_at: iso(now()) }).where('id', '=', member.id).execute();
+      })
+      .catch((error: unknown) => {
+        throw isUniqueViolation(error) ? taken() : error;
+      });
+    // The old address hears of the change, so a hijacked account does not go unnoticed.
+    await ctx.mailer
+      .send(member.email, 'emailChanged', { name: `${member.last_name_kanji} ${member.first_name_kanji}`, newEmail: email })
+      .catch((error) => request.log.error({ err: error }, 'e-mail change notice failed'));
+    return { email };
+  });
+
+  app.post('/v1/user/withdraw', { config: { auth: 'member' } }, async (request) => {
+    const { password, reason = '' } = ctx.parse<{ password: string; reason?: string }>('api.user-withdraw.json', trimFreeText(request.body));
+    const member = await activeMember(ctx.db, requireMember(request));
+    if (!(await verifyPassword(member.password_hash, password))) {
+      throw new ApiError('WRONG_PASSWORD', { password: [messages.api.WRONG_PASSWORD] });
+    }
+    const at = iso(now());
+    await ctx.db.transaction().execute(async (tx) => {
+      await tx.updateTable('users').set({ status: 'withdrawn', withdrawn_at: at, updated_at: at }).where('id', '=', member.id).execute();
+      await tx.insertInto('withdrawals').values({ id: randomUUID(), user_id: member.id, reason, created_at: at }).execute();
+      await tx.updateTable('sessions').set({ revoked_at: at }).where('user_id', '=', member.id).where('revoked_at', 'is', null).execute();
+      await tx.deleteFrom('trusted_devices').where('user_id', '=', member.id).execute();
+    });
+    await ctx.mailer
+      .send(member.email, 'withdrawn', { name: `${member.last_name_kanji} ${member.first_name_kanji}` })
+      .catch((error) => request.log.error({ err: error }, 'withdrawal mail failed'));
+    return { message: 'withdrawn' };
+  });
+}
