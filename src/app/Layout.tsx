@@ -2,6 +2,7 @@ import { Suspense, useEffect } from 'react';
 import { Outlet, useLocation, useMatches } from 'react-router-dom';
 import messages from '../../messages/ja.json';
 import { reportHeightBurst } from './frame';
+import { format } from '../shared/format';
 import { ScreenErrorBoundary } from './ScreenErrorBoundary';
 
 export function Layout() {
@@ -9,7 +10,7 @@ export function Layout() {
   const matches = useMatches();
   const title = (matches.at(-1)?.handle as { title?: string } | undefined)?.title;
   useEffect(() => {
-    document.title = title ? `${title}｜${messages.site.name}` : messages.site.name;
+    document.title = title ? format(messages.app.titleFormat, { title, site: messages.site.name }) : messages.site.name;
     window.scrollTo(0, 0);
     reportHeightBurst();
   }, [location.pathname, title]);

@@ -1,3 +1,6 @@
+import messages from '../../messages/ja.json';
+import { format } from '../shared/format';
+
 // A legal text from messages/ (terms of use, privacy notice), read-only in a scrollable box.
 export interface LegalText {
   title: string;
@@ -25,7 +28,7 @@ export function LegalDocument({ text, id, onReadToEnd }: { text: LegalText; id: 
       {text.paragraphs?.map((p) => <p key={p}>{p}</p>)}
       {text.articles?.map((article) => (
         <section key={article.number} className="legal__article">
-          <h4>{`第${article.number}条${article.heading}`}</h4>
+          <h4>{format(messages.legal.articleHeading, { number: article.number, heading: article.heading })}</h4>
           {article.paragraphs.length === 1 ? (
             <p>{article.paragraphs[0]}</p>
           ) : (

@@ -17,8 +17,8 @@ export function token(): string | null {
   return localStorage.getItem(TOKEN_KEY);
 }
 
-/** After a successful login or registration. */
-export function startSession(newToken: string, seconds = SESSION_SECONDS) {
+/** After a successful login or registration; the server says how long the session lasts. */
+export function startSession(newToken: string, seconds: number = SESSION_SECONDS) {
   localStorage.setItem(TOKEN_KEY, newToken);
   const expires = Math.floor(Date.now() / 1000) + seconds;
   setCookie('ak_logged_in', '1', seconds);

@@ -3,6 +3,8 @@ export interface ClientSettings {
   clientKey: string;
   parentOrigin: string;
   siteTopUrl: string;
+  monitorUrl: string;
+  surveyUrl: string;
 }
 
 let cached: ClientSettings | undefined;
@@ -11,7 +13,13 @@ export function settings(): ClientSettings {
   if (!cached) {
     const meta = document.querySelector<HTMLMetaElement>('meta[name="member-site-settings"]');
     const parsed = meta ? (JSON.parse(meta.content) as Partial<ClientSettings>) : {};
-    cached = { clientKey: parsed.clientKey ?? '', parentOrigin: parsed.parentOrigin ?? '', siteTopUrl: parsed.siteTopUrl ?? '/' };
+    cached = {
+      clientKey: parsed.clientKey ?? '',
+      parentOrigin: parsed.parentOrigin ?? '',
+      siteTopUrl: parsed.siteTopUrl ?? '/',
+      monitorUrl: parsed.monitorUrl ?? '',
+      surveyUrl: parsed.surveyUrl ?? '',
+    };
   }
   return cached;
 }

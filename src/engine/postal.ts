@@ -6,7 +6,7 @@ const VALID = /^(\d{7}|\d{3}-\d{4})$/;
 
 export class InvalidPostalCode extends Error {}
 
-/** The addresses ("東京都千代田区千代田") for a code; several when one code covers several areas.
+/** The addresses (prefecture + city + area, as one string) for a code; several when one code covers several areas.
  *  Throws InvalidPostalCode unless the code is 7 digits, or 3 and 4 digits with a hyphen. */
 export async function lookupAddresses(zip: string): Promise<string[]> {
   if (!VALID.test(zip)) throw new InvalidPostalCode(zip);

@@ -11,6 +11,7 @@ import TextareaWidget from './widgets/TextareaWidget';
 import BaseInputTemplate from './templates/BaseInputTemplate';
 import FieldTemplate from './templates/FieldTemplate';
 import FieldHelpTemplate from './templates/FieldHelpTemplate';
+import ObjectFieldTemplate from './templates/ObjectFieldTemplate';
 
 export const widgets: RegistryWidgetsType = {
   pin: PinInputWidget,
@@ -26,5 +27,6 @@ export const templates: Partial<TemplatesType> = {
   BaseInputTemplate,
   FieldTemplate,
   FieldHelpTemplate,
+  ObjectFieldTemplate,
   ErrorListTemplate: () => null,
 };

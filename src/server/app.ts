@@ -114,6 +114,8 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
     clientKey: opts.clientKey,
     parentOrigin: opts.config.parentOrigins[0] ?? '',
     siteTopUrl: opts.config.siteTopUrl,
+    monitorUrl: opts.config.monitorUrl,
+    surveyUrl: opts.config.surveyUrl,
   };
   if (opts.mountClient) await opts.mountClient(app, settings);
   else if (opts.distDir) await serveClient(app, opts.distDir, settings);

@@ -10,6 +10,8 @@ export interface ClientSettings {
   clientKey: string;
   parentOrigin: string;
   siteTopUrl: string;
+  monitorUrl: string;
+  surveyUrl: string;
 }
 
 export const CLIENT_SETTINGS_META = 'member-site-settings';

@@ -1,6 +1,7 @@
 // Every environment variable the server reads, checked once at start-up (fail fast).
 // README lists them with their defaults.
 import { join, resolve } from 'node:path';
+import messages from '../../messages/ja.json';
 
 export interface Config {
   port: number;
@@ -22,6 +23,10 @@ export interface Config {
   /** The parent site's top page: where logout and registration send the member. */
   siteTopUrl: string;
   parentSitePort: number;
+  /** The monitor programme's application page (opens in a new tab from my page). */
+  monitorUrl: string;
+  /** The survey page members answer (opens in a new tab from my page). */
+  surveyUrl: string;
   publicUrl: string;
   sessionSeconds: number;
   codeTtlSeconds: number;
@@ -71,7 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     dataDir: resolve(env.DATA_DIR ?? join(process.cwd(), 'data')),
     smtpUrl,
-    mailFrom: env.MAIL_FROM ?? '二地域居住応援プログラム事務局 <no-reply@nichiiki.example.jp>',
+    mailFrom: env.MAIL_FROM ?? messages.site.mailFrom,
     mailCatcherSmtpPort: int(env, 'MAIL_CATCHER_SMTP_PORT', 1025),
     mailCatcherWebPort: int(env, 'MAIL_CATCHER_WEB_PORT', 1080),
     clientKey: env.CLIENT_KEY || undefined,
@@ -79,6 +84,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     parentOrigins,
     siteTopUrl: env.SITE_TOP_URL ?? `${parentOrigins[0] ?? `http://localhost:${parentSitePort}`}/`,
     parentSitePort,
+    monitorUrl: env.MONITOR_URL ?? `http://localhost:${parentSitePort}/monitor`,
+    surveyUrl: env.SURVEY_URL ?? `http://localhost:${parentSitePort}/survey`,
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     sessionSeconds: int(env, 'SESSION_SECONDS', 3600),
     codeTtlSeconds: int(env, 'CODE_TTL_SECONDS', 600),

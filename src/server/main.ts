@@ -10,6 +10,7 @@ import { build, type BuildOptions } from './app';
 import { seedDemoMember } from './seed';
 import { dataSecrets } from './data-secrets';
 import { startParentSite } from './parent-site';
+import messages from '../../messages/ja.json';
 
 export const DIST_DIR = fileURLToPath(new URL('../../dist/', import.meta.url));
 
@@ -43,7 +44,7 @@ export async function startStack(config: Config = loadConfig(), { mountClient }:
 
   const lines = [
     '',
-    '  二地域居住応援プログラム 会員サイト is running',
+    `  ${messages.site.name} is running`,
     `  Site in its parent frame:  http://localhost:${config.parentSitePort}/`,
     `  The app on its own:        ${config.publicUrl}/user/`,
     `  API:                       ${config.publicUrl}/v1/`,

@@ -10,6 +10,10 @@ export async function startParentSite(port: number, host: string, appUrl: string
   const app = Fastify();
   const page = readFileSync(dir + 'index.html', 'utf8').replaceAll('__APP_URL__', appUrl);
   app.get('/', (_, reply) => reply.type('text/html; charset=utf-8').send(page));
+  // Stand-ins for the parent site's monitor-programme and survey pages my page links to.
+  for (const page of ['monitor', 'survey']) {
+    app.get(`/${page}`, (_, reply) => reply.type('text/html; charset=utf-8').send(readFileSync(`${dir}${page}.html`)));
+  }
   app.get('/parent.js', (_, reply) => reply.type('text/javascript').send(readFileSync(dir + 'parent.js')));
   app.get('/parent.css', (_, reply) => reply.type('text/css').send(readFileSync(dir + 'parent.css')));
   await app.listen({ port, host });

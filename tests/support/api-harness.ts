@@ -31,6 +31,8 @@ export const testConfig: AppConfig = {
   verifiedEmailSeconds: 3600,
   parentOrigins: ['http://localhost:8080'],
   siteTopUrl: 'http://localhost:8080/',
+  monitorUrl: 'http://localhost:8080/monitor',
+  surveyUrl: 'http://localhost:8080/survey',
 };
 
 /** The exact Japanese text each error code must answer with (messages/ja.json "api"). */
@@ -51,6 +53,7 @@ export const API_MESSAGES: Partial<Record<ErrorCode, string>> = {
   EMAIL_TAKEN: 'このメールアドレスはすでに登録されています。ログイン、またはパスワードの再設定をご利用ください。',
   VERIFICATION_REQUIRED: 'メールアドレスの認証が完了していないか、有効期限が切れています。STEP1からやり直してください。',
   MASTER_UNKNOWN: '選択肢の一覧にない値です。選択し直してください。',
+  WRONG_PASSWORD: 'パスワードが正しくありません。',
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -259,6 +262,57 @@ export function validRegistration(email: string, code: string, overrides: Record
   return merged as unknown as RegistrationPayload;
 }
 
+/** The body of PUT /v1/user/info (schemas/api/user-update.json). */
+export interface ProfileUpdatePayload {
+  email: string;
+  last_name_kanji: string;
+  first_name_kanji: string;
+  last_name_alpha: string;
+  first_name_alpha: string;
+  birthday: string;
+  gender: string;
+  job: string;
+  industry: string;
+  industry_other?: string;
+  zip_current: string;
+  address_current: string;
+  amc?: string;
+  phone: string;
+  purpose: string;
+  purpose_detail: string;
+  purpose_other?: string;
+  mail_opt: string;
+}
+
+/** A complete profile update that the server accepts, carrying `email` and `birthday` (which the
+ *  server must not change); `overrides` replace fields (an override of `undefined` leaves the
+ *  field out). */
+export function validProfileUpdate(email: string, birthday: string, overrides: Record<string, unknown> = {}): ProfileUpdatePayload {
+  const base: ProfileUpdatePayload = {
+    email,
+    last_name_kanji: '鈴木',
+    first_name_kanji: '一郎',
+    last_name_alpha: 'Suzuki',
+    first_name_alpha: 'Ichiro',
+    birthday,
+    gender: 'other',
+    job: '6',
+    industry: '7',
+    industry_other: '',
+    zip_current: '060-0001',
+    address_current: '北海道札幌市中央区北一条西1丁目',
+    amc: '1234567890',
+    phone: '011-123-4567',
+    purpose: '2,5',
+    purpose_detail: japaneseText(60),
+    purpose_other: '',
+    mail_opt: '0',
+  };
+  const merged: Record<string, unknown> = { ...base, ...overrides };
+  for (const key of Object.keys(overrides)) if (overrides[key] === undefined) delete merged[key];
+  return merged as unknown as ProfileUpdatePayload;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The app
 
@@ -404,6 +458,60 @@ export class Harness {
 
   logout(token: string) {
     return this.app.inject({ method: 'POST', url: '/v1/user/logout', headers: { authorization: `Bearer ${token}` } });
+  }
+
+  /** A call as the member holding `token` (no Authorization header when it is undefined), with
+   *  `body` as JSON; `headers` are added (a header given as undefined is left out). */
+  asMember(method: 'GET' | 'PUT' | 'POST', url: string, token: string | undefined, body?: unknown, headers: Record<string, string | undefined> = {}) {
+    const all = {
+      ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    };
+    return this.app.inject({ method, url, headers: dropUndefined(all), ...(body === undefined ? {} : { payload: JSON.stringify(body) }) });
+  }
+
+  /** GET /v1/user/application. */
+  applications(token?: string) {
+    return this.asMember('GET', '/v1/user/application', token);
+  }
+
+  /** GET /v1/user/notification. */
+  notifications(token?: string) {
+    return this.asMember('GET', '/v1/user/notification', token);
+  }
+
+  /** PUT /v1/user/info. */
+  updateInfo(token: string | undefined, payload: unknown) {
+    return this.asMember('PUT', '/v1/user/info', token, payload);
+  }
+
+  /** POST /v1/user/verify {flow: 'email_change', email}: mail a code to the new address. */
+  requestEmailChange(token: string | undefined, email: string, headers: Record<string, string | undefined> = {}) {
+    return this.asMember('POST', '/v1/user/verify', token, { flow: 'email_change', email }, headers);
+  }
+
+  /** POST /v1/user/email/change {flow: 'email_change', email, code}. */
+  confirmEmailChange(token: string | undefined, email: string, code: string) {
+    return this.asMember('POST', '/v1/user/email/change', token, { flow: 'email_change', email, code });
+  }
+
+  /** POST /v1/user/withdraw. */
+  withdraw(token: string | undefined, body: unknown) {
+    return this.asMember('POST', '/v1/user/withdraw', token, body);
+  }
+
+  /** The real registration (STEP1 code, verify, register) of a fresh address (or `email`): the
+   *  member, the session token the registration answered with, and the mailed application number. */
+  async registerMember(email = this.uniqueEmail('register'), overrides: Record<string, unknown> = {}): Promise<Member & { token: string; registerNumber: string }> {
+    const verified = await this.verifiedEmail(email);
+    const payload = validRegistration(verified.email, verified.code, overrides);
+    const res = await this.register(payload);
+    expect(res.statusCode, res.body).toBe(200);
+    const user = await this.db.selectFrom('users').select('id').where('email', '=', email).where('status', '=', 'active').executeTakeFirstOrThrow();
+    const welcome = this.mailer.to(email).filter((m) => m.template === 'welcome').at(-1);
+    if (!welcome) throw new Error(`No welcome mail was sent to ${email}`);
+    return { id: user.id, email, password: payload.password, token: res.json<{ token: string }>().token, registerNumber: String(welcome.values.registerNumber) };
   }
 }
 

@@ -3,7 +3,7 @@ import { getUiOptions } from '@rjsf/utils';
 import messages from '../../../messages/ja.json';
 import { errorsVisible } from '../form-context';
 
-/** Label with a 必須/任意 badge, the input, help, and the field's errors once the member has
+/** Label with a required/optional badge, the input, help, and the field's errors once the member has
  *  left the field or tried to submit (so nothing shouts while they are still typing). */
 export default function FieldTemplate(props: FieldTemplateProps) {
   const { id, label, children, rawErrors, help, description, hidden, required, displayLabel, registry, uiSchema, schema, classNames } = props;

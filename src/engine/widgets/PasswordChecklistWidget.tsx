@@ -37,7 +37,7 @@ export default function PasswordChecklistWidget(props: WidgetProps) {
           const ok = ruleHolds(rule, text);
           return (
             <li key={rule.title} className={ok ? 'checklist__item checklist__item--ok' : 'checklist__item'}>
-              <span aria-hidden="true">{ok ? '✓' : '・'}</span> {rule.title}
+              <span aria-hidden="true">{ok ? messages.form.ruleMetMark : messages.form.ruleUnmetMark}</span> {rule.title}
               <span className="visually-hidden">{ok ? messages.form.ruleMet : messages.form.ruleUnmet}</span>
             </li>
           );

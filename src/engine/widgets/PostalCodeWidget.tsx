@@ -38,7 +38,8 @@ export default function PostalCodeWidget(props: WidgetProps) {
         setStatus(found.length ? 'found' : 'notFound');
         const current = ctx.valueOf(field);
         if (found.length === 1 && (!current || current === lastFilled.current)) fill(found[0]);
-        else setCandidates(found.filter((address) => address !== current));
+        // Nothing to offer when the typed address already begins with what was found.
+        else setCandidates(found.filter((address) => typeof current !== 'string' || !current.startsWith(address)));
       },
       () => live && setStatus('failed'),
     );

@@ -31,9 +31,9 @@ export default function LoginScreen() {
   const navigate = useNavigate();
   const from = (useLocation().state as { from?: string } | null)?.from;
 
-  const finish = async (token: string | undefined) => {
+  const finish = async ({ token, expires_in }: { token?: string; expires_in?: number }) => {
     if (!token) return alert(text.tokenMissing);
-    startSession(token);
+    startSession(token, expires_in);
     navigate(from && !from.startsWith('/login') ? from : '/mypage', { replace: true });
   };
 
@@ -56,7 +56,7 @@ export default function LoginScreen() {
     try {
       if (hasLastLogin()) {
         try {
-          return await finish((await login(body)).token);
+          return await finish(await login(body));
         } catch (failure) {
           if (!(failure instanceof ApiFailure && failure.code === 'CODE_REQUIRED')) return await alert(text.loginFailed);
         }
@@ -70,7 +70,7 @@ export default function LoginScreen() {
   const submitCode = async ({ code: entered }: { code?: string }) => {
     setBusy(true);
     try {
-      await finish((await login({ ...(credentials as Credentials), code: entered })).token);
+      await finish(await login({ ...(credentials as Credentials), code: entered }));
     } catch (failure) {
       if (failure instanceof ApiFailure && failure.code === 'LOGIN_FAILED') await alert(text.loginFailed);
       else setCodeErrors({ code: [verificationMessage(failure)] });

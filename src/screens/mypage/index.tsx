@@ -1,29 +1,47 @@
-// My page (shell): greeting and menu; the application and notices blocks come with the member
-// area. The session-expired guard runs here.
+// My page: the registration application, notices, and the member menu. When the session timer
+// started at login runs out, the page says so and offers the way back to login.
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import messages from '../../../messages/ja.json';
 import { getUserInfo, type UserInfo } from '../../api/user-info';
+import { getApplications, getNotifications, type Application, type Notice } from '../../api/member';
 import { ApiFailure } from '../../api/client';
 import { format } from '../../shared/format';
 import { useSessionExpiry } from '../../app/use-session-expiry';
+import { formatDateTime } from '../../app/format-date';
+import { navigateTop } from '../../app/frame';
+import { settings } from '../../app/settings';
 
 const text = messages.mypage;
+type Loaded<T> = { state: 'loading' } | { state: 'ok'; value: T } | { state: 'error'; message: string };
+
+function useMemberData<T>(load: () => Promise<T>, failed: string, expire: () => void, expired: boolean): Loaded<T> {
+  const [data, setData] = useState<Loaded<T>>({ state: 'loading' });
+  useEffect(() => {
+    if (expired) return;
+    load().then(
+      (value) => setData({ state: 'ok', value }),
+      (failure) => {
+        if (failure instanceof ApiFailure && failure.code === 'SESSION_EXPIRED') return expire();
+        console.error(failed, failure);
+        const noAuth = failure instanceof ApiFailure && failure.status === 401;
+        setData({ state: 'error', message: noAuth ? text.noAuth : failed });
+      },
+    );
+  }, [load, failed, expire, expired]);
+  return data;
+}
+
+function statusLabel(status: string): string {
+  return (text.status as Record<string, string>)[status] ?? status;
+}
 
 export default function MypageScreen() {
   const [expired, expire] = useSessionExpiry();
-  const [user, setUser] = useState<UserInfo | null>(null);
   const navigate = useNavigate();
-
-  useEffect(() => {
-    if (expired) return;
-    getUserInfo()
-      .then(setUser)
-      .catch((failure) => {
-        if (failure instanceof ApiFailure && failure.status === 401) expire();
-        else console.error('user info failed', failure);
-      });
-  }, [expired, expire]);
+  const user = useMemberData<UserInfo>(getUserInfo, messages.info.failed, expire, expired);
+  const applications = useMemberData<Application[]>(getApplications, text.applicationFailed, expire, expired);
+  const notices = useMemberData<Notice[]>(getNotifications, text.noticesFailed, expire, expired);
 
   if (expired) {
     return (
@@ -37,14 +55,86 @@ export default function MypageScreen() {
     );
   }
 
+  const { monitorUrl, surveyUrl, siteTopUrl } = settings();
   return (
-    <section className="card">
+    <>
       <p className="lead">
-        {user ? format(text.welcomeName, { name: `${user.last_name_kanji} ${user.first_name_kanji}` }) : text.welcome}
+        {user.state === 'ok' ? format(text.welcomeName, { name: `${user.value.last_name_kanji} ${user.value.first_name_kanji}` }) : text.welcome}
       </p>
-      <nav className="menu">
-        <Link to="/logout">{text.logout}</Link>
-      </nav>
-    </section>
+
+      <section className="card" aria-labelledby="application-title">
+        <h2 id="application-title" className="card__title">
+          {text.applicationTitle}
+        </h2>
+        {applications.state === 'loading' && <p className="loading">{messages.app.loading}</p>}
+        {applications.state === 'error' && <p className="notice notice--error">{applications.message}</p>}
+        {applications.state === 'ok' && applications.value.length === 0 && <p>{text.applicationEmpty}</p>}
+        {applications.state === 'ok' &&
+          applications.value.map((application) => (
+            <dl className="details" key={`${application.date}-${application.registerNumber ?? ''}`}>
+              <dt>{text.applicationDate}</dt>
+              <dd>{formatDateTime(application.date)}</dd>
+              <dt>{text.applicationStatus}</dt>
+              <dd>
+                <span className={`status status--${application.status}`}>{statusLabel(application.status)}</span>
+              </dd>
+              <dt>{text.registerNumber}</dt>
+              <dd>{application.registerNumber?.trim() ?? ''}</dd>
+            </dl>
+          ))}
+      </section>
+
+      <section className="card" aria-labelledby="notices-title">
+        <h2 id="notices-title" className="card__title">
+          {text.noticesTitle}
+        </h2>
+        {notices.state === 'loading' && <p className="loading">{messages.app.loading}</p>}
+        {notices.state === 'error' && <p className="notice notice--error">{notices.message}</p>}
+        {notices.state === 'ok' && notices.value.length === 0 && <p>{text.noticesEmpty}</p>}
+        {notices.state === 'ok' && notices.value.length > 0 && (
+          <ul className="notices">
+            {notices.value.map((notice) => (
+              <li key={notice.id}>
+                <time className="notices__date" dateTime={notice.date}>
+                  {formatDateTime(notice.date)}
+                </time>
+                <p className="notices__message">{notice.message}</p>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section className="card" aria-labelledby="menu-title">
+        <h2 id="menu-title" className="card__title">
+          {text.menuTitle}
+        </h2>
+        <a className="button button--secondary button--block" href={monitorUrl} target="_blank" rel="noopener noreferrer">
+          {text.monitor}
+          <span className="visually-hidden">{text.newTab}</span>
+        </a>
+        <p className="field__help">{text.monitorNote}</p>
+        <nav className="menu" aria-label={text.menuTitle}>
+          <Link to="/info">{text.info}</Link>
+          <a
+            href={siteTopUrl}
+            onClick={(event) => {
+              event.preventDefault();
+              navigateTop(siteTopUrl);
+            }}
+          >
+            {text.top}
+          </a>
+          <a href={surveyUrl} target="_blank" rel="noopener noreferrer">
+            {text.survey}
+            <span className="visually-hidden">{text.newTab}</span>
+          </a>
+          <Link to="/contact">{text.contact}</Link>
+          <Link to="/contact_history">{text.contactHistory}</Link>
+          <Link to="/withdraw">{text.withdraw}</Link>
+          <Link to="/logout">{text.logout}</Link>
+        </nav>
+      </section>
+    </>
   );
 }

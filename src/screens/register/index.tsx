@@ -82,9 +82,9 @@ export default function RegisterScreen() {
     };
     setBusy(true);
     try {
-      const { token } = await registerMember(payload);
+      const { token, expires_in } = await registerMember(payload);
       if (!token) return await alert(text.tokenMissing);
-      startSession(token);
+      startSession(token, expires_in);
       await alert(text.completed);
       navigateTop(settings().siteTopUrl);
     } catch (failure) {

@@ -1,0 +1,29 @@
+// The member's info together with the master lists that label it (info view and edit).
+import { useEffect, useState } from 'react';
+import { getUserInfo, type UserInfo } from '../api/user-info';
+import { getMasters } from '../api/masters';
+import type { MasterOption } from '../shared/api-types';
+
+export type ProfileData =
+  | { state: 'loading' }
+  | { state: 'error' }
+  | { state: 'ok'; user: UserInfo; masters: Record<string, MasterOption[]> };
+
+export function useProfileData(): ProfileData {
+  const [data, setData] = useState<ProfileData>({ state: 'loading' });
+  useEffect(() => {
+    Promise.all([getUserInfo(), getMasters(['job', 'industry', 'purpose', 'mail_opt'])]).then(
+      ([user, masters]) => setData({ state: 'ok', user, masters }),
+      (failure) => {
+        console.error('user info failed', failure);
+        setData({ state: 'error' });
+      },
+    );
+  }, []);
+  return data;
+}
+
+/** The label of a master code, or the code itself when the list does not know it. */
+export function labelOf(list: MasterOption[] | undefined, value: string): string {
+  return list?.find((o) => o.value === value)?.label ?? value;
+}
