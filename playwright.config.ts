@@ -1,5 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-import { E2E } from './e2e/support/stack-env';
+import { E2E, SHORT } from './e2e/support/stack-env';
 
 // The browser tests run against a freshly started production-mode stack (own ports and data
 // folder, so a running `npm start` is not disturbed), in Debian's Chromium.
@@ -25,12 +25,22 @@ export default defineConfig({
   projects: [
     { name: 'pc', use: { ...devices['Desktop Chrome'], channel: undefined } },
   ],
-  webServer: {
-    command: 'tsx e2e/support/start-stack.ts',
-    url: `${E2E.appUrl}/user/login`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-  },
+  webServer: [
+    {
+      command: 'tsx e2e/support/start-stack.ts',
+      url: `${E2E.appUrl}/user/login`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      command: 'tsx e2e/support/start-stack.ts --short',
+      url: `${SHORT.appUrl}/user/login`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+  ],
 });

@@ -15,17 +15,17 @@ export interface CaughtMail {
   date: string;
 }
 
-export async function mailsTo(address: string): Promise<CaughtMail[]> {
-  const response = await fetch(`${E2E.mailUrl}/email`);
+export async function mailsTo(address: string, mailUrl = E2E.mailUrl): Promise<CaughtMail[]> {
+  const response = await fetch(`${mailUrl}/email`);
   const all = (await response.json()) as CaughtMail[];
   return all.filter((m) => m.to.some((t) => t.address.toLowerCase() === address.toLowerCase()));
 }
 
 /** Waits for the n-th mail to `address` (1-based) and returns it. */
-export async function waitForMail(address: string, count = 1): Promise<CaughtMail> {
+export async function waitForMail(address: string, count = 1, mailUrl = E2E.mailUrl): Promise<CaughtMail> {
   let mails: CaughtMail[] = [];
   await expect
-    .poll(async () => (mails = await mailsTo(address)).length, { timeout: 15_000, message: `mail #${count} to ${address}` })
+    .poll(async () => (mails = await mailsTo(address, mailUrl)).length, { timeout: 15_000, message: `mail #${count} to ${address}` })
     .toBeGreaterThanOrEqual(count);
   return mails[count - 1];
 }
@@ -57,6 +57,17 @@ export const test = base.extend<{ db: Db; member: Member }>({
 });
 
 export { expect };
+
+/** Logs a member in through the login page with the mailed code (the n-th mail to them). */
+export async function loginAs(page: Page, member: { email: string; password: string }, { mailCount = 1, stack = E2E } = {}) {
+  await page.goto(`${stack.appUrl}/user/login`);
+  await page.getByRole('textbox', { name: 'メールアドレス' }).fill(member.email);
+  await page.getByRole('textbox', { name: 'パスワード' }).fill(member.password);
+  await page.getByRole('button', { name: 'ログイン', exact: true }).click();
+  await typeCode(page, codeIn(await waitForMail(member.email, mailCount, stack.mailUrl)));
+  await page.getByRole('button', { name: '認証してログイン' }).click();
+  await expect(page).toHaveURL(/\/user\/mypage$/);
+}
 
 /** Fills the PIN boxes as a person types: one digit per box. */
 export async function typeCode(page: Page, code: string) {

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from './db/connect';
 import type { NewUser } from './db/types';
 import { hashPassword } from './services/passwords';
-import demoProfile from './demo-profile.json';
+import { readFileSync } from 'node:fs';
 import { iso, now } from './services/clock';
 
 export async function seedDemoMember(db: Db, email: string, password: string): Promise<boolean> {
@@ -13,6 +13,8 @@ export async function seedDemoMember(db: Db, email: string, password: string): P
   await createMember(db, email, password);
   return true;
 }
+
+const demoProfile = JSON.parse(readFileSync(new URL('./demo-profile.json', import.meta.url), 'utf8')) as Omit<NewUser, 'id' | 'email' | 'status' | 'password_hash' | 'created_at' | 'updated_at'>;
 
 /** Inserts an active member with a complete sample profile (demo-profile.json; demo data and
  *  test fixtures). */
