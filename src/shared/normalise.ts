@@ -3,7 +3,8 @@
 
 const HYPHENS = /[\u2010-\u2015\u2212\u30FC\uFF0D\uFF70\u2043\uFE63]/g;
 
-/** Full-width digits and hyphen-like marks (ー－‐―−…) to half-width "0-9" and "-". */
+/** Full-width digits and hyphen-like marks (long vowel mark, full-width hyphen, dashes, minus)
+ *  to half-width "0-9" and "-". */
 export function toHalfWidth(text: string): string {
   return text.replace(/[\uFF10-\uFF19]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0)).replace(HYPHENS, '-');
 }

@@ -15,6 +15,10 @@ import messages from '../../../messages/ja.json';
 
 const taken = () => new ApiError('EMAIL_TAKEN', { email: [messages.api.EMAIL_TAKEN] });
 
+/** E-mail change codes are keyed by the member and the new address together, so nobody else
+ *  who knows the address can use up or lock a member's pending change. */
+const changeKey = (memberId: string, email: string) => `${memberId}|${email}`;
+
 verifyFlows.set('email_change', {
   auth: 'member',
   async handle(ctx, request) {
@@ -22,7 +26,7 @@ verifyFlows.set('email_change', {
     const member = await activeMember(ctx.db, requireMember(request));
     const owner = await ctx.db.selectFrom('users').select('id').where('email', '=', email).where('status', '=', 'active').executeTakeFirst();
     if (owner) throw taken();
-    const code = await ctx.codes.issue('email_change', email, member.id);
+    const code = await ctx.codes.issue('email_change', changeKey(member.id, email), member.id);
     await ctx.mailer.send(email, 'emailChangeCode', { code, minutes: Math.round(ctx.config.codeTtlSeconds / 60) });
     return { message: 'sent' };
   },
@@ -32,8 +36,7 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post('/v1/user/email/change', { config: { auth: 'member' } }, async (request) => {
     const { email, code } = ctx.parse<{ email: string; code: string }>('api.user-email-change.json', request.body);
     const member = await activeMember(ctx.db, requireMember(request));
-    const { userId } = await ctx.codes.consume('email_change', email, code);
-    if (userId !== member.id) throw new ApiError('CODE_INVALID');
+    await ctx.codes.consume('email_change', changeKey(member.id, email), code);
     await ctx.db
       .transaction()
       .execute(async (tx) => {
@@ -59,7 +62,14 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext) {
     }
     const at = iso(now());
     await ctx.db.transaction().execute(async (tx) => {
-      await tx.updateTable('users').set({ status: 'withdrawn', withdrawn_at: at, updated_at: at }).where('id', '=', member.id).execute();
+      const done = await tx
+        .updateTable('users')
+        .set({ status: 'withdrawn', withdrawn_at: at, updated_at: at })
+        .where('id', '=', member.id)
+        .where('status', '=', 'active')
+        .executeTakeFirst();
+      // A second request racing the first (a double click) finds the member already gone.
+      if (Number(done.numUpdatedRows) !== 1) throw new ApiError('UNAUTHENTICATED');
       await tx.insertInto('withdrawals').values({ id: randomUUID(), user_id: member.id, reason, created_at: at }).execute();
       await tx.updateTable('sessions').set({ revoked_at: at }).where('user_id', '=', member.id).where('revoked_at', 'is', null).execute();
       await tx.deleteFrom('trusted_devices').where('user_id', '=', member.id).execute();

@@ -9,7 +9,8 @@ import createAjvInstance from '@rjsf/validator-ajv8/lib/createAjvInstance.js';
 // rjsf's own defaults (allErrors, verbose, strict: false) plus what ajv-errors needs.
 export const ajvOptions: Options = { allErrors: true, $data: false };
 
-/** ajv-errors, plus `sameAs`: a confirmation field must equal a sibling ("sameAs": "email").
+/** ajv-errors, plus two comparisons with a sibling field: `sameAs` (a confirmation) and
+ *  `differentFrom` (a new value).
  *  Written as generated code, so it survives standalone precompilation. */
 export function withErrorMessages(ajv: Ajv): Ajv {
   ajv.addKeyword({
@@ -18,6 +19,15 @@ export function withErrorMessages(ajv: Ajv): Ajv {
     code(cxt: KeywordCxt) {
       const { data, schema, it } = cxt;
       cxt.fail(_`${it.parentData} && ${data} !== ${it.parentData}[${schema as string}]`);
+    },
+  });
+  // `differentFrom`: a new value must differ from a sibling ("differentFrom": "current_email").
+  ajv.addKeyword({
+    keyword: 'differentFrom',
+    schemaType: 'string',
+    code(cxt: KeywordCxt) {
+      const { data, schema, it } = cxt;
+      cxt.fail(_`${it.parentData} && ${data} === ${it.parentData}[${schema as string}]`);
     },
   });
   ajvErrors(ajv, { singleError: false });

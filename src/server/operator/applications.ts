@@ -1,0 +1,139 @@
+// applications list / approve / decline: the registration applications members see in the
+// "registration application" block of my page.
+import { randomUUID } from 'node:crypto';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { Db } from '../db/connect';
+import type { ApplicationStatus } from '../db/types';
+import type { Mailer } from '../mail/mailer';
+import { iso, now } from '../services/clock';
+import type { Command, CommandRun } from './command';
+import { OperatorError, describeError } from './errors';
+import { japanTime, table, type Output } from './output';
+import { parseOrFail, say, text, usageError } from './text';
+
+const STATUSES: readonly ApplicationStatus[] = ['pending', 'approved', 'declined'];
+const isStatus = (value: string): value is ApplicationStatus => (STATUSES as readonly string[]).includes(value);
+
+const USAGE = {
+  list: 'applications list [--status pending|approved|declined]',
+  approve: 'applications approve <registerNumber>',
+  decline: 'applications decline <registerNumber> [--reason "…"]',
+};
+
+export const statusLabel = (status: string) => say(text.statusLabel, { status, label: (text.status as Record<string, string>)[status] ?? status });
+
+function selectApplications(db: Db) {
+  return db
+    .selectFrom('applications')
+    .innerJoin('users', 'users.id', 'applications.user_id')
+    .select([
+      'applications.id',
+      'applications.user_id',
+      'applications.register_number',
+      'applications.status',
+      'applications.applied_at',
+      'applications.decided_at',
+      'users.email',
+      'users.status as member_status',
+      'users.last_name_kanji',
+      'users.first_name_kanji',
+    ]);
+}
+
+const fullName = (row: { last_name_kanji: string; first_name_kanji: string }) => `${row.last_name_kanji} ${row.first_name_kanji}`;
+
+export const listApplications: CommandRun = async (db, _mailer, args, output) => {
+  const { values, positionals } = parseOrFail(
+    () => parseArgs({ args, options: { status: { type: 'string' } }, allowPositionals: true, strict: true }),
+    USAGE.list,
+  );
+  if (positionals.length > 0) throw usageError(say(text.errors.unexpectedArguments, { args: positionals.join(' ') }), USAGE.list);
+  const { status } = values;
+  if (status !== undefined && !isStatus(status)) throw usageError(say(text.errors.badStatus, { status }), USAGE.list);
+
+  let query = selectApplications(db).orderBy('applications.applied_at', 'desc').orderBy('applications.register_number', 'desc');
+  if (status) query = query.where('applications.status', '=', status);
+  const rows = await query.execute();
+  if (rows.length === 0) {
+    output.out(text.applications.none);
+    return;
+  }
+  const c = text.applications.columns;
+  const lines = table(
+    [c.registerNumber, c.status, c.appliedAt, c.decidedAt, c.name, c.email, c.note],
+    rows.map((row) => [
+      row.register_number,
+      statusLabel(row.status),
+      japanTime(row.applied_at),
+      japanTime(row.decided_at),
+      fullName(row),
+      row.email,
+      row.member_status === 'active' ? '' : text.applications.memberWithdrawn,
+    ]),
+  );
+  for (const line of lines) output.out(line);
+  output.out(say(text.applications.count, { count: rows.length }));
+};
+
+function registerNumberArg(args: string[], usage: string, options: ParseArgsConfig['options'] = {}) {
+  const { values, positionals } = parseOrFail(() => parseArgs({ args, options, allowPositionals: true, strict: true }), usage);
+  if (positionals.length === 0) throw usageError(text.errors.registerNumberRequired, usage);
+  if (positionals.length > 1) throw usageError(say(text.errors.unexpectedArguments, { args: positionals.slice(1).join(' ') }), usage);
+  return { registerNumber: positionals[0]!.trim().toUpperCase(), values };
+}
+
+/** pending → approved/declined. The status and the member's notice are committed together
+ *  before any mail goes out, so a mail failure never leaves a half-done decision: the member
+ *  sees the result on my page, and the operator is told the mail did not go. */
+async function decide(db: Db, mailer: Mailer, output: Output, registerNumber: string, decision: 'approved' | 'declined', reason: string) {
+  const application = await selectApplications(db).where('applications.register_number', '=', registerNumber).executeTakeFirst();
+  if (!application) throw new OperatorError(say(text.errors.unknownApplication, { registerNumber }));
+  if (application.status !== 'pending') {
+    throw new OperatorError(
+      say(text.errors.notPending, { registerNumber, status: statusLabel(application.status), decidedAt: japanTime(application.decided_at) }),
+    );
+  }
+  if (application.member_status !== 'active') throw new OperatorError(say(text.errors.applicantWithdrawn, { registerNumber, email: application.email }));
+
+  const at = iso(now());
+  const notice = decision === 'approved' ? text.memberNotice.applicationApproved : text.memberNotice.applicationDeclined;
+  await db.transaction().execute(async (tx) => {
+    // Only from pending, checked again in the write: two operators deciding at once cannot both win.
+    const updated = await tx
+      .updateTable('applications')
+      .set({ status: decision, decided_at: at })
+      .where('id', '=', application.id)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) throw new OperatorError(say(text.errors.decidedMeanwhile, { registerNumber }));
+    await tx.insertInto('notifications').values({ id: randomUUID(), user_id: application.user_id, message: notice, created_at: at }).execute();
+  });
+
+  const done = { registerNumber, status: statusLabel(decision), name: fullName(application), email: application.email };
+  output.out(say(text.applications.decided, done));
+  output.out(say(text.applications.noticePosted, { message: notice }));
+  try {
+    if (decision === 'approved') await mailer.send(application.email, 'applicationApproved', { name: done.name, registerNumber });
+    else await mailer.send(application.email, 'applicationDeclined', { name: done.name, registerNumber, reason });
+  } catch (error) {
+    throw new OperatorError(say(text.errors.decisionMailFailed, { ...done, detail: describeError(error) }));
+  }
+  output.out(say(text.applications.mailSent, { email: application.email }));
+}
+
+export const approveApplication: CommandRun = async (db, mailer, args, output) => {
+  const { registerNumber } = registerNumberArg(args, USAGE.approve);
+  await decide(db, mailer, output, registerNumber, 'approved', '');
+};
+
+export const declineApplication: CommandRun = async (db, mailer, args, output) => {
+  const { registerNumber, values } = registerNumberArg(args, USAGE.decline, { reason: { type: 'string' } });
+  const reason = typeof values.reason === 'string' ? values.reason.trim() : '';
+  await decide(db, mailer, output, registerNumber, 'declined', reason);
+};
+
+export const applicationCommands: Command[] = [
+  { group: 'applications', name: 'list', usage: [USAGE.list], summary: 'applicationsList', run: listApplications },
+  { group: 'applications', name: 'approve', usage: [USAGE.approve], summary: 'applicationsApprove', run: approveApplication },
+  { group: 'applications', name: 'decline', usage: [USAGE.decline], summary: 'applicationsDecline', run: declineApplication },
+];

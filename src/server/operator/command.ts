@@ -1,0 +1,17 @@
+import type { Db } from '../db/connect';
+import type { Mailer } from '../mail/mailer';
+import type { Output } from './output';
+
+/** One command: `args` are what follows `<group> <name>` on the command line. Throws
+ *  OperatorError for anything the operator must fix; returns when it succeeded. */
+export type CommandRun = (db: Db, mailer: Mailer, args: string[], output: Output) => Promise<void>;
+
+export interface Command {
+  group: string;
+  name: string;
+  /** The syntax lines --help shows (a command may have more than one form). */
+  usage: string[];
+  /** Key of its one-line description in messages/ja.json operator.summaries. */
+  summary: string;
+  run: CommandRun;
+}

@@ -1,0 +1,89 @@
+// notices post / list: the notices block of my page. A notice goes to one member (user_id) or
+// to every member (user_id null), exactly as GET /v1/user/notification reads them.
+import { randomUUID } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import type { Db } from '../db/connect';
+import { iso, now } from '../services/clock';
+import type { Command, CommandRun } from './command';
+import { OperatorError } from './errors';
+import { japanTime, table } from './output';
+import { parseOrFail, say, text, usageError } from './text';
+
+const USAGE = {
+  post: ['notices post --to <email> --message "…"', 'notices post --all --message "…"'],
+  list: 'notices list [--to <email>]',
+};
+
+async function activeMember(db: Db, email: string) {
+  return db.selectFrom('users').select('id').where('email', '=', email).where('status', '=', 'active').executeTakeFirst();
+}
+
+export const postNotice: CommandRun = async (db, _mailer, args, output) => {
+  const usage = USAGE.post;
+  const { values, positionals } = parseOrFail(
+    () =>
+      parseArgs({
+        args,
+        options: { to: { type: 'string' }, all: { type: 'boolean' }, message: { type: 'string' } },
+        allowPositionals: true,
+        strict: true,
+      }),
+    usage,
+  );
+  if (positionals.length > 0) throw usageError(say(text.errors.unexpectedArguments, { args: positionals.join(' ') }), usage);
+  const to = values.to?.trim();
+  if (!to === !values.all) throw usageError(text.errors.toOrAll, usage);
+  const message = values.message?.trim();
+  if (!message) throw usageError(text.errors.messageRequired, usage);
+
+  let userId: string | null = null;
+  if (to) {
+    const member = await activeMember(db, to);
+    if (!member) throw new OperatorError(say(text.errors.unknownMember, { email: to }));
+    userId = member.id;
+  }
+  await db.insertInto('notifications').values({ id: randomUUID(), user_id: userId, message, created_at: iso(now()) }).execute();
+  output.out(to ? say(text.notices.postedTo, { email: to, message }) : say(text.notices.postedAll, { message }));
+};
+
+export const listNotices: CommandRun = async (db, _mailer, args, output) => {
+  const { values, positionals } = parseOrFail(
+    () => parseArgs({ args, options: { to: { type: 'string' } }, allowPositionals: true, strict: true }),
+    USAGE.list,
+  );
+  if (positionals.length > 0) throw usageError(say(text.errors.unexpectedArguments, { args: positionals.join(' ') }), USAGE.list);
+  const to = values.to?.trim();
+  if (values.to !== undefined && !to) throw usageError(text.errors.emailRequired, USAGE.list);
+
+  let query = db
+    .selectFrom('notifications')
+    .leftJoin('users', 'users.id', 'notifications.user_id')
+    .select(['notifications.id', 'notifications.created_at', 'notifications.message', 'notifications.user_id', 'users.email'])
+    .orderBy('notifications.created_at', 'desc')
+    .orderBy('notifications.id');
+  if (to) {
+    // What that member reads on my page: their own notices and every broadcast. A withdrawn
+    // member's past notices are listed too (the address may belong to several accounts).
+    const members = await db.selectFrom('users').select('id').where('email', '=', to).execute();
+    if (members.length === 0) throw new OperatorError(say(text.errors.unknownAddress, { email: to }));
+    const ids = members.map((m) => m.id);
+    query = query.where((eb) => eb.or([eb('notifications.user_id', 'in', ids), eb('notifications.user_id', 'is', null)]));
+  }
+  const rows = await query.execute();
+  if (rows.length === 0) {
+    output.out(text.notices.none);
+    return;
+  }
+  const c = text.notices.columns;
+  const lines = table(
+    [c.postedAt, c.to, c.message],
+    rows.map((row) => [japanTime(row.created_at), row.user_id === null ? text.notices.everyone : (row.email ?? row.user_id), row.message]),
+  );
+  for (const line of lines) output.out(line);
+  output.out(say(text.notices.count, { count: rows.length }));
+};
+
+export const noticeCommands: Command[] = [
+  { group: 'notices', name: 'post', usage: USAGE.post, summary: 'noticesPost', run: postNotice },
+  { group: 'notices', name: 'list', usage: [USAGE.list], summary: 'noticesList', run: listNotices },
+];

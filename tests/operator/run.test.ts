@@ -1,0 +1,91 @@
+// The dispatcher: --help, unknown commands and a database that cannot be opened, without a
+// database where none is needed.
+import { describe, expect, it } from 'vitest';
+import { COMMANDS, runOperator, type Connection } from '../../src/server/operator/run';
+import { FakeMailer } from '../support/api-harness';
+import { RecordingOutput, messages } from './operator-support';
+
+const text = messages.operator;
+
+const noDatabase = async (): Promise<Connection> => {
+  throw new Error('the database must not be opened');
+};
+
+async function run(argv: string[], connect: () => Promise<Connection> = noDatabase) {
+  const output = new RecordingOutput();
+  const code = await runOperator(argv, output, connect);
+  return { code, stdout: output.stdout, stderr: output.stderr };
+}
+
+describe('operator: the command line', () => {
+  it('--help (anywhere) lists every command with its syntax and exits 0 without opening the database', async () => {
+    for (const argv of [['--help'], ['-h'], ['applications', '--help'], ['notices', 'post', '--help']]) {
+      const res = await run(argv);
+      expect(res.code, argv.join(' ')).toBe(0);
+      expect(res.stderr).toBe('');
+      for (const syntax of [
+        'applications list [--status pending|approved|declined]',
+        'applications approve <registerNumber>',
+        'applications decline <registerNumber> [--reason "…"]',
+        'notices post --to <email> --message "…"',
+        'notices post --all --message "…"',
+        'notices list [--to <email>]',
+        '--help',
+      ]) {
+        expect(res.stdout).toContain(syntax);
+      }
+      for (const summary of Object.values(text.summaries)) expect(res.stdout).toContain(summary);
+    }
+    expect(COMMANDS.map((c) => `${c.group} ${c.name}`)).toEqual([
+      'applications list',
+      'applications approve',
+      'applications decline',
+      'notices post',
+      'notices list',
+    ]);
+  });
+
+  it('no command → exit 1 with the help on stderr', async () => {
+    const res = await run([]);
+    expect(res.code).toBe(1);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toContain(text.errors.noCommand);
+    expect(res.stderr).toContain('applications list');
+  });
+
+  it('an unknown group or command → exit 1 naming it, without opening the database', async () => {
+    for (const argv of [['members', 'list'], ['applications'], ['applications', 'delete', 'R20250401-000001'], ['notices', 'remove']]) {
+      const res = await run(argv);
+      expect(res.code, argv.join(' ')).toBe(1);
+      expect(res.stderr).toContain(`不明なコマンドです: ${argv.slice(0, 2).join(' ')}`);
+    }
+  });
+
+  it('a database or configuration that cannot be opened → exit 1 with the reason', async () => {
+    const res = await run(['applications', 'list'], async () => {
+      throw new Error('DATABASE_URL must be a postgres:// URL');
+    });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('DATABASE_URL must be a postgres:// URL');
+  });
+
+  it('closes the connection after a command, also after a failed one', async () => {
+    let closed = 0;
+    const broken = {
+      selectFrom() {
+        throw new Error('connection reset');
+      },
+    };
+    const connect = async (): Promise<Connection> => ({
+      db: broken as unknown as Connection['db'],
+      mailer: new FakeMailer(),
+      close: async () => {
+        closed += 1;
+      },
+    });
+    const res = await run(['applications', 'list'], connect);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('connection reset');
+    expect(closed).toBe(1);
+  });
+});
