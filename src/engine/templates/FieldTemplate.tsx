@@ -6,7 +6,7 @@ import { errorsVisible } from '../form-context';
 /** Label with a required/optional badge, the input, help, and the field's errors once the member has
  *  left the field or tried to submit (so nothing shouts while they are still typing). */
 export default function FieldTemplate(props: FieldTemplateProps) {
-  const { id, label, children, rawErrors, help, description, hidden, required, displayLabel, registry, uiSchema, schema, classNames } = props;
+  const { id, label, children, rawErrors, help, description, hidden, required, displayLabel, registry, uiSchema, schema, classNames, readonly } = props;
   if (hidden) return <div className="hidden">{children}</div>;
   const options = getUiOptions(uiSchema);
   const isObject = schema.type === 'object';
@@ -18,10 +18,13 @@ export default function FieldTemplate(props: FieldTemplateProps) {
       {displayLabel && !isCheckbox && (
         <label className="field__label" htmlFor={id}>
           {label}
-          {/* aria-required on the input says it to assistive tech; the badge is for the eye. */}
-          <span className={required ? 'badge badge--required' : 'badge badge--optional'} aria-hidden="true">
-            {required ? messages.form.required : messages.form.optional}
-          </span>
+          {/* aria-required on the input says it to assistive tech; the badge is for the eye.
+              A read-only field asks nothing of the member, so it has none. */}
+          {!readonly && (
+            <span className={required ? 'badge badge--required' : 'badge badge--optional'} aria-hidden="true">
+              {required ? messages.form.required : messages.form.optional}
+            </span>
+          )}
         </label>
       )}
       {displayLabel && description ? <div className="field__description">{description}</div> : null}
