@@ -20,6 +20,8 @@ import { registrationRoutes } from './routes/registration';
 import { masterRoutes } from './routes/masters';
 import { memberRoutes } from './routes/member';
 import { accountRoutes } from './routes/account';
+import { contactRoutes } from './routes/contact';
+import { passwordResetRoutes } from './routes/password-reset';
 
 export interface BuildOptions {
   db: Db;
@@ -109,6 +111,8 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
   masterRoutes(app, ctx);
   memberRoutes(app, ctx);
   accountRoutes(app, ctx);
+  contactRoutes(app, ctx);
+  passwordResetRoutes(app, ctx);
 
   const settings: ClientSettings = {
     clientKey: opts.clientKey,

@@ -22,7 +22,18 @@ export function removeHyphens(text: string): string {
   return toHalfWidth(text).replace(/-/g, '');
 }
 
-export const normalisers = { toHalfWidth, stripEmoji, digitsOnly } as const;
+/** A birthday as members type it (YYYY年M月D日, YYYY/M/D, YYYY-M-D, YYYYMMDD; full-width digits
+ *  too) as YYYY-MM-DD. Anything else is returned unchanged, for the schema to refuse. Whether
+ *  the date exists (31 Feb, 29 Feb of a common year) is the schema's `format: date` check. */
+export function japaneseDateToIso(text: string): string {
+  const value = toHalfWidth(text).trim();
+  const match = /^(\d{4})年(\d{1,2})月(\d{1,2})日$/.exec(value) ?? /^(\d{4})[/-](\d{1,2})[/-](\d{1,2})$/.exec(value) ?? /^(\d{4})(\d{2})(\d{2})$/.exec(value);
+  if (!match) return text;
+  const [, year, month, day] = match;
+  return `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`;
+}
+
+export const normalisers = { toHalfWidth, stripEmoji, digitsOnly, japaneseDateToIso } as const;
 export type NormaliserName = keyof typeof normalisers;
 
 export function applyNormalisers(text: string, names: readonly string[] | undefined): string {

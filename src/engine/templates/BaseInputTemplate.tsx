@@ -1,16 +1,21 @@
 import type { ClipboardEvent, DragEvent, MouseEvent } from 'react';
 import { ariaDescribedByIds, getInputProps, type WidgetProps } from '@rjsf/utils';
 import { useImeSafeText } from '../use-ime-safe-text';
+import { applyNormalisers } from '../../shared/normalise';
 
 const block = (event: ClipboardEvent | DragEvent | MouseEvent) => event.preventDefault();
 
 /** Every text-like input. UI options: autocomplete, inputMode, normalise (list of names from
- *  src/shared/normalise.ts), trimOnBlur, blockClipboard (no copy, paste, drop or context menu), describedBy (an extra id). */
+ *  src/shared/normalise.ts), normaliseOnBlur, trimOnBlur, blockClipboard (no copy, paste, drop or context menu),
+ *  blockContextMenu, describedBy (an extra id). */
 export default function BaseInputTemplate(props: WidgetProps) {
   const { id, htmlName, value, readonly, disabled, autofocus, onBlur, onFocus, onChange, options, schema, type, placeholder, required, rawErrors } = props;
   const inputProps = getInputProps(schema, type, options);
   const text = useImeSafeText(value, onChange, options.normalise as string[] | undefined, options.emptyValue);
-  const blocked = options.blockClipboard ? { onCopy: block, onCut: block, onPaste: block, onDrop: block, onContextMenu: block } : {};
+  const blocked = {
+    ...(options.blockClipboard ? { onCopy: block, onCut: block, onPaste: block, onDrop: block, onContextMenu: block } : {}),
+    ...(options.blockContextMenu ? { onContextMenu: block } : {}),
+  };
   return (
     <input
       id={id}
@@ -30,9 +35,12 @@ export default function BaseInputTemplate(props: WidgetProps) {
       {...text}
       {...blocked}
       onBlur={(event) => {
-        const trimmed = event.target.value.trim();
-        if (options.trimOnBlur && trimmed !== event.target.value) onChange(trimmed === '' ? options.emptyValue : trimmed);
-        onBlur(id, event.target.value);
+        const raw = event.target.value;
+        // Rewrites that would get in the way while typing (e.g. a date) happen on leaving.
+        let next = applyNormalisers(raw, options.normaliseOnBlur as string[] | undefined);
+        if (options.trimOnBlur) next = next.trim();
+        if (next !== raw) onChange(next === '' ? options.emptyValue : next);
+        onBlur(id, next);
       }}
       onFocus={(event) => onFocus(id, event.target.value)}
       aria-describedby={[ariaDescribedByIds(id), options.describedBy].filter(Boolean).join(' ')}

@@ -121,6 +121,38 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '004-inquiries-throttle': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('inquiries')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('ticket_no', 'text', (c) => c.notNull().unique())
+        .addColumn('user_id', 'text', (c) => c.references('users.id'))
+        .addColumn('last_name_kanji', 'text', (c) => c.notNull())
+        .addColumn('first_name_kanji', 'text', (c) => c.notNull())
+        .addColumn('email', 'text', (c) => c.notNull())
+        .addColumn('inquiry_user_type', 'text', (c) => c.notNull())
+        .addColumn('inquiry_type', 'text', (c) => c.notNull())
+        .addColumn('job', 'text', (c) => c.notNull())
+        .addColumn('content', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('answer', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('inquiries_user').on('inquiries').columns(['user_id', 'status', 'created_at']).execute();
+
+      // Failed attempts of checks that must not be guessed at (password-reset identity).
+      await db.schema
+        .createTable('failed_attempts')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('scope', 'text', (c) => c.notNull())
+        .addColumn('subject', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('failed_attempts_lookup').on('failed_attempts').columns(['scope', 'subject', 'created_at']).execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -100,6 +100,32 @@ export interface WithdrawalsTable {
   created_at: string;
 }
 
+export type InquiryStatus = 'open' | 'answered' | 'closed';
+
+export interface InquiriesTable {
+  id: string;
+  ticket_no: string;
+  user_id: string | null;
+  last_name_kanji: string;
+  first_name_kanji: string;
+  email: string;
+  inquiry_user_type: string;
+  inquiry_type: string;
+  job: string;
+  content: string;
+  status: InquiryStatus;
+  answer: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface FailedAttemptsTable {
+  id: string;
+  scope: string;
+  subject: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -110,6 +136,8 @@ export interface Database {
   applications: ApplicationsTable;
   notifications: NotificationsTable;
   withdrawals: WithdrawalsTable;
+  inquiries: InquiriesTable;
+  failed_attempts: FailedAttemptsTable;
 }
 
 export type User = Selectable<UsersTable>;

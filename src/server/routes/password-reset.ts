@@ -1,0 +1,76 @@
+// Password reminder: identity (e-mail, birthday, phone) → a code to the address → a new
+// password. An unknown address and a wrong birthday or phone get the same answer, after the
+// same work, and guessing is throttled per address.
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context';
+import { ApiError } from '../errors';
+import { hashPassword } from '../services/passwords';
+import { sameText } from '../services/secrets';
+import { iso, now } from '../services/clock';
+import { verifyFlows } from './user-auth';
+
+const SCOPE = 'password_identity';
+const FAILURES_PER_HOUR = 10;
+
+verifyFlows.set('password_change', {
+  auth: 'client',
+  async handle(ctx, request) {
+    const { email, birthday, phone } = ctx.parse<{ email: string; birthday: string; phone: string }>(
+      'api.user-verify-password-change.json',
+      request.body,
+    );
+    const hourAgo = iso(new Date(now().getTime() - 3600_000));
+    const { failures } = await ctx.db
+      .selectFrom('failed_attempts')
+      .select((eb) => eb.fn.countAll<string | number>().as('failures'))
+      .where('scope', '=', SCOPE)
+      .where('subject', '=', email)
+      .where('created_at', '>', hourAgo)
+      .executeTakeFirstOrThrow();
+    if (Number(failures) >= FAILURES_PER_HOUR) throw new ApiError('TOO_MANY_ATTEMPTS');
+
+    const user = await ctx.db
+      .selectFrom('users')
+      .select(['id', 'email', 'birthday', 'phone'])
+      .where('email', '=', email)
+      .where('status', '=', 'active')
+      .executeTakeFirst();
+    // Both comparisons always run, against empty strings when there is no member.
+    const birthdayOk = sameText(user?.birthday ?? '', birthday);
+    const phoneOk = sameText(user?.phone ?? '', phone);
+    if (!user || !birthdayOk || !phoneOk) {
+      await ctx.db.insertInto('failed_attempts').values({ id: randomUUID(), scope: SCOPE, subject: email, created_at: iso(now()) }).execute();
+      throw new ApiError('IDENTITY_FAILED');
+    }
+    const code = await ctx.codes.issue('password_change', user.email, user.id);
+    await ctx.mailer.send(user.email, 'passwordResetCode', { code, minutes: Math.round(ctx.config.codeTtlSeconds / 60) });
+    return { message: 'sent' };
+  },
+});
+
+export function passwordResetRoutes(app: FastifyInstance, ctx: AppContext) {
+  app.post('/v1/user/set-password', { config: { auth: 'client' } }, async (request) => {
+    const { email, code, new_password: password } = ctx.parse<{ email: string; code: string; new_password: string }>(
+      'api.user-set-password.json',
+      request.body,
+    );
+    const { userId } = await ctx.codes.consume('password_change', email, code);
+    if (!userId) throw new ApiError('CODE_INVALID');
+    const hash = await hashPassword(password);
+    const member = await ctx.db.transaction().execute(async (tx) => {
+      const user = await tx.selectFrom('users').selectAll().where('id', '=', userId).where('status', '=', 'active').executeTakeFirst();
+      if (!user) throw new ApiError('CODE_INVALID');
+      const at = iso(now());
+      await tx.updateTable('users').set({ password_hash: hash, updated_at: at }).where('id', '=', userId).execute();
+      // A reset is what a member does when someone else may know the password: sign out everywhere.
+      await tx.updateTable('sessions').set({ revoked_at: at }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+      await tx.deleteFrom('trusted_devices').where('user_id', '=', userId).execute();
+      return user;
+    });
+    await ctx.mailer
+      .send(member.email, 'passwordChanged', { name: `${member.last_name_kanji} ${member.first_name_kanji}` })
+      .catch((error) => request.log.error({ err: error }, 'password change notice failed'));
+    return { message: 'changed' };
+  });
+}
