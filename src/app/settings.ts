@@ -5,6 +5,7 @@ export interface ClientSettings {
   siteTopUrl: string;
   monitorUrl: string;
   surveyUrl: string;
+  mailDomain: string;
 }
 
 let cached: ClientSettings | undefined;
@@ -19,6 +20,7 @@ export function settings(): ClientSettings {
       siteTopUrl: parsed.siteTopUrl ?? '/',
       monitorUrl: parsed.monitorUrl ?? '',
       surveyUrl: parsed.surveyUrl ?? '',
+      mailDomain: parsed.mailDomain ?? '',
     };
   }
   return cached;

@@ -120,6 +120,7 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
     siteTopUrl: opts.config.siteTopUrl,
     monitorUrl: opts.config.monitorUrl,
     surveyUrl: opts.config.surveyUrl,
+    mailDomain: opts.config.mailDomain,
   };
   if (opts.mountClient) await opts.mountClient(app, settings);
   else if (opts.distDir) await serveClient(app, opts.distDir, settings);

@@ -12,6 +12,8 @@ export interface ClientSettings {
   siteTopUrl: string;
   monitorUrl: string;
   surveyUrl: string;
+  /** The domain the site's mail comes from (the password reminder tells members to allow it). */
+  mailDomain: string;
 }
 
 export const CLIENT_SETTINGS_META = 'member-site-settings';

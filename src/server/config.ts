@@ -12,6 +12,8 @@ export interface Config {
   /** smtp://… of a real relay; unset means the embedded mail catcher. */
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** The domain part of MAIL_FROM. */
+  mailDomain: string;
   mailCatcherSmtpPort: number;
   mailCatcherWebPort: number;
   /** The fixed credential unauthenticated calls carry in X-Client-Key. Unset: generated once into dataDir. */
@@ -70,13 +72,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const smtpUrl = env.SMTP_URL || undefined;
   if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) throw new Error('SMTP_URL must be an smtp:// or smtps:// URL');
+  const mailFrom = env.MAIL_FROM ?? messages.site.mailFrom;
+  const mailDomain = /@([^>\s]+)>?\s*$/.exec(mailFrom)?.[1];
+  if (!mailDomain) throw new Error(`MAIL_FROM must contain an address, got "${mailFrom}"`);
   return {
     port,
     host: env.HOST ?? '127.0.0.1',
     databaseUrl,
     dataDir: resolve(env.DATA_DIR ?? join(process.cwd(), 'data')),
     smtpUrl,
-    mailFrom: env.MAIL_FROM ?? messages.site.mailFrom,
+    mailFrom,
+    mailDomain,
     mailCatcherSmtpPort: int(env, 'MAIL_CATCHER_SMTP_PORT', 1025),
     mailCatcherWebPort: int(env, 'MAIL_CATCHER_WEB_PORT', 1080),
     clientKey: env.CLIENT_KEY || undefined,

@@ -33,6 +33,7 @@ export const testConfig: AppConfig = {
   siteTopUrl: 'http://localhost:8080/',
   monitorUrl: 'http://localhost:8080/monitor',
   surveyUrl: 'http://localhost:8080/survey',
+  mailDomain: 'nichiiki.example.jp',
 };
 
 /** The exact Japanese text each error code must answer with (messages/ja.json "api"). */
@@ -54,6 +55,8 @@ export const API_MESSAGES: Partial<Record<ErrorCode, string>> = {
   VERIFICATION_REQUIRED: 'メールアドレスの認証が完了していないか、有効期限が切れています。STEP1からやり直してください。',
   MASTER_UNKNOWN: '選択肢の一覧にない値です。選択し直してください。',
   WRONG_PASSWORD: 'パスワードが正しくありません。',
+  IDENTITY_FAILED: '本人確認ができませんでした。入力内容をご確認ください。',
+  TOO_MANY_ATTEMPTS: '試行回数の上限に達しました。しばらく時間をおいてから、もう一度お試しください。',
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -313,6 +316,45 @@ export function validProfileUpdate(email: string, birthday: string, overrides: R
   return merged as unknown as ProfileUpdatePayload;
 }
 
+/** The body of POST /v1/contact (schemas/api/contact.json); purpose_detail is the inquiry text. */
+export interface ContactPayload {
+  last_name_kanji: string;
+  first_name_kanji: string;
+  email: string;
+  inquiry_user_type: string;
+  inquiry_type: string;
+  job: string;
+  purpose_detail: string;
+  privacy_checked: boolean;
+  agree_privacy: boolean;
+}
+
+/** A complete inquiry that the server accepts, sent from `email`; `overrides` replace fields (an
+ *  override of `undefined` leaves the field out). */
+export function validContact(email: string, overrides: Record<string, unknown> = {}): ContactPayload {
+  const base: ContactPayload = {
+    last_name_kanji: '佐藤',
+    first_name_kanji: '次郎',
+    email,
+    inquiry_user_type: '2',
+    inquiry_type: '1',
+    job: '1',
+    purpose_detail: japaneseText(60),
+    privacy_checked: true,
+    agree_privacy: true,
+  };
+  const merged: Record<string, unknown> = { ...base, ...overrides };
+  for (const key of Object.keys(overrides)) if (overrides[key] === undefined) delete merged[key];
+  return merged as unknown as ContactPayload;
+}
+
+/** The identity of POST /v1/user/verify {flow: 'password_change'}: birthday YYYY-MM-DD, phone digits. */
+export interface ResetIdentity {
+  email: string;
+  birthday: string;
+  phone: string;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The app
 
@@ -444,7 +486,7 @@ export class Harness {
   }
 
   /** Rows in `table` (users, applications, …). */
-  async count(table: 'users' | 'applications' | 'sessions' | 'email_verifications' | 'email_codes'): Promise<number> {
+  async count(table: 'users' | 'applications' | 'sessions' | 'email_verifications' | 'email_codes' | 'inquiries' | 'failed_attempts'): Promise<number> {
     const row = await this.db
       .selectFrom(table)
       .select((eb) => eb.fn.countAll<string | number>().as('n'))
@@ -499,6 +541,39 @@ export class Harness {
   /** POST /v1/user/withdraw. */
   withdraw(token: string | undefined, body: unknown) {
     return this.asMember('POST', '/v1/user/withdraw', token, body);
+  }
+
+  /** POST /v1/contact with `body`: as the member holding `token`, or (token undefined) as a
+   *  visitor with the client key; `headers` are added (a header given as undefined is left out). */
+  contact(token: string | undefined, body: unknown, headers: Record<string, string | undefined> = {}) {
+    return this.asMember('POST', '/v1/contact', token, body, token === undefined ? { 'x-client-key': CLIENT_KEY, ...headers } : headers);
+  }
+
+  /** GET /v1/user/contact/list with `query` (page, size, status). */
+  contactList(token: string | undefined, query: Record<string, string | number> = {}) {
+    const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+    return this.asMember('GET', `/v1/user/contact/list${search ? `?${search}` : ''}`, token);
+  }
+
+  /** POST /v1/user/verify {flow: 'password_change', email, birthday, phone} with the client key. */
+  requestPasswordReset(identity: ResetIdentity, headers: Record<string, string | undefined> = {}) {
+    return this.post('/v1/user/verify', { flow: 'password_change', ...identity }, headers);
+  }
+
+  /** POST /v1/user/set-password {email, code, new_password} with the client key. */
+  setPassword(email: string, code: string, newPassword: string, headers: Record<string, string | undefined> = {}) {
+    return this.post('/v1/user/set-password', { email, code, new_password: newPassword }, headers);
+  }
+
+  /** The identity check passes for `identity` → the password-reset code mailed to its address. */
+  async requestResetCode(identity: ResetIdentity): Promise<string> {
+    const before = this.mailer.to(identity.email).length;
+    const res = await this.requestPasswordReset(identity);
+    expect(res.statusCode, res.body).toBe(200);
+    const mails = this.mailer.to(identity.email);
+    expect(mails).toHaveLength(before + 1);
+    expect(mails.at(-1)?.template).toBe('passwordResetCode');
+    return this.mailer.lastCode(identity.email);
   }
 
   /** The real registration (STEP1 code, verify, register) of a fresh address (or `email`): the

@@ -5,11 +5,12 @@ import type { Mailer } from '../mail/mailer';
 import { applicationCommands } from './applications';
 import type { Command } from './command';
 import { OperatorError, describeError } from './errors';
+import { inquiryCommands } from './inquiries';
 import { noticeCommands } from './notices';
 import { align, type Output } from './output';
 import { say, text } from './text';
 
-export const COMMANDS: Command[] = [...applicationCommands, ...noticeCommands];
+export const COMMANDS: Command[] = [...applicationCommands, ...noticeCommands, ...inquiryCommands];
 
 export interface Connection {
   db: Db;

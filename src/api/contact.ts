@@ -1,0 +1,31 @@
+import { call } from './client';
+
+/** The specification's contact payload; purpose_detail is the inquiry text. */
+export interface ContactPayload {
+  last_name_kanji: string;
+  first_name_kanji: string;
+  email: string;
+  inquiry_user_type: string;
+  inquiry_type: string;
+  purpose_detail: string;
+  job: string;
+  privacy_checked: true;
+  agree_privacy: true;
+}
+
+/** Works for visitors (client key) and members (their token: the inquiry is theirs). */
+export const sendInquiry = (body: ContactPayload) => call<{ ticket_no?: string }>('post', '/contact', { auth: 'member-or-client', body });
+
+export interface InquiryItem {
+  id: string;
+  created_at: string;
+  category: string;
+  ticket_no?: string;
+  subject: string;
+  status?: string;
+}
+
+export const CONTACT_PAGE_SIZE = 20;
+
+export const getInquiries = (page: number, status: string) =>
+  call<InquiryItem[]>('get', '/user/contact/list', { auth: 'member', params: { page, size: CONTACT_PAGE_SIZE, status } });

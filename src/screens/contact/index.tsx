@@ -1,0 +1,89 @@
+// Contact (form id contactForm): the privacy notice and its agreement first, then the inquiry.
+// A logged-in member's name and address are filled in and locked, and the agreement counts as
+// given.
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import * as privacyForm from 'virtual:form/contact-privacy';
+import * as contactForm from 'virtual:form/contact';
+import messages from '../../../messages/ja.json';
+import privacy from '../../../messages/privacy.ja.json';
+import { SchemaForm } from '../../engine/SchemaForm';
+import { format } from '../../shared/format';
+import type { FieldErrors } from '../../shared/validation/field-errors';
+import type { MasterOption } from '../../shared/api-types';
+import { ApiFailure } from '../../api/client';
+import { getUserInfo } from '../../api/user-info';
+import { getMasters } from '../../api/masters';
+import { sendInquiry, type ContactPayload } from '../../api/contact';
+import { useAlert } from '../../app/alert';
+import { LegalDocument } from '../../app/LegalDocument';
+import { token } from '../../app/session';
+
+const text = messages.contact;
+type Inquiry = Omit<ContactPayload, 'privacy_checked' | 'agree_privacy'>;
+const LOCKED = { last_name_kanji: { 'ui:readonly': true }, first_name_kanji: { 'ui:readonly': true }, email: { 'ui:readonly': true } };
+
+export default function ContactScreen() {
+  const [member, setMember] = useState(false);
+  const [agreement, setAgreement] = useState<{ agree_privacy?: boolean }>({});
+  const [inquiry, setInquiry] = useState<Partial<Inquiry>>({});
+  const [masters, setMasters] = useState<Record<string, MasterOption[]>>({});
+  const [busy, setBusy] = useState(false);
+  const [serverErrors, setServerErrors] = useState<FieldErrors>();
+  const alert = useAlert();
+  const navigate = useNavigate();
+
+  useEffect(() => {
+    getMasters(['inquiry_user_category', 'inquiry_type', 'job']).then(setMasters, (error) => console.error(error));
+    if (!token()) return;
+    getUserInfo().then(
+      (user) => {
+        setMember(true);
+        setInquiry((prev) => ({ ...prev, last_name_kanji: user.last_name_kanji, first_name_kanji: user.first_name_kanji, email: user.email }));
+      },
+      (failure) => console.error('user info failed; the form stays open to fill in', failure),
+    );
+  }, []);
+
+  const agreed = member || agreement.agree_privacy === true;
+
+  const submit = async (data: Inquiry) => {
+    setBusy(true);
+    try {
+      const { ticket_no: ticketNo } = await sendInquiry({ ...data, privacy_checked: true, agree_privacy: true });
+      await alert(ticketNo ? `${text.done}\n${format(text.doneTicket, { ticketNo })}` : text.done);
+      navigate(token() ? '/mypage' : '/login');
+    } catch (failure) {
+      if (failure instanceof ApiFailure && failure.fields) setServerErrors(failure.fields);
+      await alert(failure instanceof ApiFailure && failure.message ? failure.message : text.failed);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="card">
+      {member ? (
+        <p className="lead">{text.memberNote}</p>
+      ) : (
+        <>
+          <p className="lead">{text.lead}</p>
+          <LegalDocument id="privacy" text={privacy} />
+          <SchemaForm id="contactPrivacy" form={privacyForm} formData={agreement} onChange={setAgreement} onSubmit={() => undefined} actions={<></>} />
+        </>
+      )}
+      <SchemaForm
+        id="contactForm"
+        form={contactForm}
+        formData={inquiry}
+        onChange={setInquiry}
+        onSubmit={submit}
+        serverErrors={serverErrors}
+        disabled={!agreed}
+        busy={busy}
+        masters={masters}
+        uiOverrides={member ? LOCKED : undefined}
+      />
+    </section>
+  );
+}
