@@ -26,7 +26,8 @@ export function removeHyphens(text: string): string {
  *  too) as YYYY-MM-DD. Anything else is returned unchanged, for the schema to refuse. Whether
  *  the date exists (31 Feb, 29 Feb of a common year) is the schema's `format: date` check. */
 export function japaneseDateToIso(text: string): string {
-  const value = toHalfWidth(text).trim();
+  // Full-width slashes too: Japanese input methods often type them.
+  const value = toHalfWidth(text).replace(/\uFF0F/g, '/').trim();
   const match = /^(\d{4})年(\d{1,2})月(\d{1,2})日$/.exec(value) ?? /^(\d{4})[/-](\d{1,2})[/-](\d{1,2})$/.exec(value) ?? /^(\d{4})(\d{2})(\d{2})$/.exec(value);
   if (!match) return text;
   const [, year, month, day] = match;
