@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { migrate, openDb, type Db } from '../../src/server/db/connect';
 import { createMember } from '../../src/server/seed';
 import { DATABASES, PG_URL, setUpOrFail, type DbKind } from '../support/api-harness';
-import { addApplication, applicationRow } from './operator-support';
+import { addApplication, addInquiry, applicationRow, inquiryRow } from './operator-support';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -88,12 +88,15 @@ describe('operator: --help as a process', () => {
     expect(res.stdout).toContain('applications list [--status pending|approved|declined]');
     expect(res.stdout).toContain('applications approve <registerNumber>');
     expect(res.stdout).toContain('notices post --all --message "…"');
+    expect(res.stdout).toContain('inquiries list [--status open|answered|closed|all]');
+    expect(res.stdout).toContain('inquiries answer <ticketNo> --message "…"');
   });
 });
 
 describe.each(DATABASES)('operator: the command as a process ($name)', ({ kind }) => {
   let t: Target;
   let registerNumber: string;
+  let ticketNo: string;
   const email = 'cli-member@example.com';
 
   setUpOrFail(async () => {
@@ -101,6 +104,7 @@ describe.each(DATABASES)('operator: the command as a process ($name)', ({ kind }
     registerNumber = await using(t, async (db) => {
       await migrate(db);
       const id = await createMember(db, email, 'Correct-Horse-9!');
+      ticketNo = (await addInquiry(db, { userId: id, email, lastName: '山田', firstName: '花子', createdAt: '2025-04-01T01:00:00.000Z' })).ticket_no;
       return (await addApplication(db, id, { appliedAt: '2025-04-01T00:30:00.000Z' })).register_number;
     });
   });
@@ -130,6 +134,19 @@ describe.each(DATABASES)('operator: the command as a process ($name)', ({ kind }
     await using(t, async (db) => {
       expect((await applicationRow(db, registerNumber)).status).toBe('approved');
       expect(await db.selectFrom('notifications').select('message').execute()).toEqual([{ message: '会員登録が承認されました。' }]);
+    });
+  });
+
+  it('inquiries answer with an SMTP relay that refuses → exit 1 saying the mail failed; the answer is kept', async () => {
+    const listed = await cli(t.env, 'inquiries', 'list');
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain(ticketNo);
+    expect(listed.stdout).toContain('2025-04-01 10:00');
+    const res = await cli(t.env, 'inquiries', 'answer', ticketNo, '--message', '回答です。');
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('回答メールの送信に失敗しました');
+    await using(t, async (db) => {
+      expect(await inquiryRow(db, ticketNo)).toMatchObject({ status: 'answered', answer: '回答です。' });
     });
   });
 

@@ -1,8 +1,8 @@
 // Runs operator commands in-process against a test database and a recording mailer, and adds
-// the rows the commands work on (applications, notices) with known dates.
+// the rows the commands work on (applications, notices, inquiries) with known dates.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../src/server/db/connect';
-import type { ApplicationStatus } from '../../src/server/db/types';
+import type { ApplicationStatus, InquiryStatus } from '../../src/server/db/types';
 import type { Mailer } from '../../src/server/mail/mailer';
 import type { Output } from '../../src/server/operator/output';
 import { runOperator } from '../../src/server/operator/run';
@@ -95,8 +95,59 @@ export async function myPage(h: Harness, member: { id: string; email: string; pa
   };
 }
 
-/** Empties what the commands write, so every test starts from no applications and no notices. */
+export interface InquiryInput {
+  ticketNo?: string;
+  /** The member who sent it; none for a visitor. */
+  userId?: string | null;
+  lastName?: string;
+  firstName?: string;
+  email?: string;
+  userType?: string;
+  type?: string;
+  job?: string;
+  content?: string;
+  status?: InquiryStatus;
+  answer?: string | null;
+  createdAt?: string;
+  updatedAt?: string;
+}
+
+/** A ticket number of the site's shape (Q + yymmdd + 5 digits), unique in this test run. */
+export function nextTicketNo(): string {
+  sequence += 1;
+  return `Q250401-${String(100000 + sequence).slice(-5)}`;
+}
+
+/** An inquiry row as POST /v1/contact stores it (a visitor's unless userId is given). */
+export async function addInquiry(db: Db, input: InquiryInput = {}) {
+  const createdAt = input.createdAt ?? new Date().toISOString();
+  const row = {
+    id: randomUUID(),
+    ticket_no: input.ticketNo ?? nextTicketNo(),
+    user_id: input.userId ?? null,
+    last_name_kanji: input.lastName ?? '佐藤',
+    first_name_kanji: input.firstName ?? '次郎',
+    email: input.email ?? `visitor-${sequence}@example.com`,
+    inquiry_user_type: input.userType ?? '2',
+    inquiry_type: input.type ?? '1',
+    job: input.job ?? '1',
+    content: input.content ?? '会員登録の審査にはどのくらいの日数がかかりますか。教えてください。',
+    status: input.status ?? 'open',
+    answer: input.answer ?? null,
+    created_at: createdAt,
+    updated_at: input.updatedAt ?? createdAt,
+  } as const;
+  await db.insertInto('inquiries').values(row).execute();
+  return row;
+}
+
+export async function inquiryRow(db: Db, ticketNo: string) {
+  return db.selectFrom('inquiries').selectAll().where('ticket_no', '=', ticketNo).executeTakeFirstOrThrow();
+}
+
+/** Empties what the commands write, so every test starts from no applications, notices or inquiries. */
 export async function clearOperatorTables(db: Db) {
   await db.deleteFrom('notifications').execute();
   await db.deleteFrom('applications').execute();
+  await db.deleteFrom('inquiries').execute();
 }

@@ -30,6 +30,10 @@ describe('operator: the command line', () => {
         'notices post --to <email> --message "…"',
         'notices post --all --message "…"',
         'notices list [--to <email>]',
+        'inquiries list [--status open|answered|closed|all]',
+        'inquiries show <ticketNo>',
+        'inquiries answer <ticketNo> --message "…"',
+        'inquiries close <ticketNo>',
         '--help',
       ]) {
         expect(res.stdout).toContain(syntax);
@@ -42,6 +46,10 @@ describe('operator: the command line', () => {
       'applications decline',
       'notices post',
       'notices list',
+      'inquiries list',
+      'inquiries show',
+      'inquiries answer',
+      'inquiries close',
     ]);
   });
 
@@ -54,7 +62,7 @@ describe('operator: the command line', () => {
   });
 
   it('an unknown group or command → exit 1 naming it, without opening the database', async () => {
-    for (const argv of [['members', 'list'], ['applications'], ['applications', 'delete', 'R20250401-000001'], ['notices', 'remove']]) {
+    for (const argv of [['members', 'list'], ['applications'], ['applications', 'delete', 'R20250401-000001'], ['notices', 'remove'], ['inquiries'], ['inquiries', 'reopen', 'Q250401-00001']]) {
       const res = await run(argv);
       expect(res.code, argv.join(' ')).toBe(1);
       expect(res.stderr).toContain(`不明なコマンドです: ${argv.slice(0, 2).join(' ')}`);
