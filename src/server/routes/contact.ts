@@ -8,7 +8,7 @@ import { requireMember } from '../auth';
 import { isUniqueViolation } from '../db/errors';
 import type { InquiryStatus } from '../db/types';
 import { masterOptions, unknownValues } from '../masters';
-import { iso, now } from '../services/clock';
+import { iso, japanDay, now } from '../services/clock';
 import { activeMember } from './user-info';
 import { trimFreeText } from './registration';
 import messages from '../../../messages/ja.json';
@@ -28,7 +28,7 @@ const SUBJECT_LENGTH = 40;
 const MAX_PAGE_SIZE = 100;
 
 export function ticketNumber(at: Date): string {
-  return `Q${at.toISOString().slice(2, 10).replace(/-/g, '')}-${String(randomInt(0, 100_000)).padStart(5, '0')}`;
+  return `Q${japanDay(at).slice(2)}-${String(randomInt(0, 100_000)).padStart(5, '0')}`;
 }
 
 /** The list's one-line subject: the start of the inquiry text. */

@@ -20,15 +20,19 @@ verifyFlows.set('password_change', {
       'api.user-verify-password-change.json',
       request.body,
     );
+    // The attempt is recorded before anything is compared, so parallel guesses each see the
+    // others and cannot slip past the limit; a successful check takes its record back.
+    const attemptId = randomUUID();
+    await ctx.db.insertInto('failed_attempts').values({ id: attemptId, scope: SCOPE, subject: email, created_at: iso(now()) }).execute();
     const hourAgo = iso(new Date(now().getTime() - 3600_000));
-    const { failures } = await ctx.db
+    const { attempts } = await ctx.db
       .selectFrom('failed_attempts')
-      .select((eb) => eb.fn.countAll<string | number>().as('failures'))
+      .select((eb) => eb.fn.countAll<string | number>().as('attempts'))
       .where('scope', '=', SCOPE)
       .where('subject', '=', email)
       .where('created_at', '>', hourAgo)
       .executeTakeFirstOrThrow();
-    if (Number(failures) >= FAILURES_PER_HOUR) throw new ApiError('TOO_MANY_ATTEMPTS');
+    if (Number(attempts) > FAILURES_PER_HOUR) throw new ApiError('TOO_MANY_ATTEMPTS');
 
     const user = await ctx.db
       .selectFrom('users')
@@ -39,10 +43,8 @@ verifyFlows.set('password_change', {
     // Both comparisons always run, against empty strings when there is no member.
     const birthdayOk = sameText(user?.birthday ?? '', birthday);
     const phoneOk = sameText(user?.phone ?? '', phone);
-    if (!user || !birthdayOk || !phoneOk) {
-      await ctx.db.insertInto('failed_attempts').values({ id: randomUUID(), scope: SCOPE, subject: email, created_at: iso(now()) }).execute();
-      throw new ApiError('IDENTITY_FAILED');
-    }
+    if (!user || !birthdayOk || !phoneOk) throw new ApiError('IDENTITY_FAILED');
+    await ctx.db.deleteFrom('failed_attempts').where('id', '=', attemptId).execute();
     const code = await ctx.codes.issue('password_change', user.email, user.id);
     await ctx.mailer.send(user.email, 'passwordResetCode', { code, minutes: Math.round(ctx.config.codeTtlSeconds / 60) });
     return { message: 'sent' };

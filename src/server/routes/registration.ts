@@ -9,7 +9,7 @@ import { isUniqueViolation } from '../db/errors';
 import { unknownMasterFields } from '../masters';
 import { hashCode } from '../services/secrets';
 import { hashPassword } from '../services/passwords';
-import { iso, inSeconds, now } from '../services/clock';
+import { iso, inSeconds, japanDay, now } from '../services/clock';
 import messages from '../../../messages/ja.json';
 
 interface RegistrationPayload {
@@ -53,8 +53,7 @@ export function trimFreeText(body: unknown): unknown {
 }
 
 export function registerNumber(at: Date): string {
-  const day = at.toISOString().slice(0, 10).replace(/-/g, '');
-  return `R${day}-${String(randomInt(0, 1_000_000)).padStart(6, '0')}`;
+  return `R${japanDay(at)}-${String(randomInt(0, 1_000_000)).padStart(6, '0')}`;
 }
 
 export function registrationRoutes(app: FastifyInstance, ctx: AppContext) {

@@ -1,0 +1,206 @@
+// GET /v1/user/contact/list?page=n&size=20&status=s: the calling member's own inquiries, newest
+// first, as {id, created_at, category, ticket_no, subject, status}; status open (the default),
+// answered, closed or all; anything else is a bad request. Inquiries of other members and of
+// visitors never appear, even when they were sent from the member's address.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import type { InquiryStatus } from '../../src/server/db/types';
+import { CLIENT_KEY, DATABASES, Harness, expectError, japaneseText, setUpOrFail, validContact, type Member } from '../support/api-harness';
+
+interface ListItem {
+  id: string;
+  created_at: string;
+  category: string;
+  ticket_no: string;
+  subject: string;
+  status: InquiryStatus;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.each(DATABASES)('GET /v1/user/contact/list ($name)', ({ kind }) => {
+  let h: Harness;
+
+  setUpOrFail(async () => {
+    h = await Harness.start(kind);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+  beforeEach(() => {
+    h.mailer.failing = false;
+    h.mailer.clear();
+  });
+
+  /** A fresh member with a session. */
+  async function member(email = h.uniqueEmail('history')): Promise<Member & { token: string }> {
+    const m = await h.createMember(email, 'History-Pass-8!');
+    const { token } = await h.loginWithCode(m);
+    return { ...m, token };
+  }
+
+  /** Sends an inquiry (as the member holding `token`, or as a visitor) → its ticket number. The
+   *  short pause keeps created_at strictly increasing, so "newest first" has one right order. */
+  async function send(token: string | undefined, email: string, overrides: Record<string, unknown> = {}): Promise<string> {
+    const res = await h.contact(token, validContact(email, overrides));
+    expect(res.statusCode, res.body).toBe(200);
+    await sleep(3);
+    return res.json<{ ticket_no: string }>().ticket_no;
+  }
+
+  async function setStatus(ticketNo: string, status: InquiryStatus) {
+    const updated = await h.db.updateTable('inquiries').set({ status, updated_at: new Date().toISOString() }).where('ticket_no', '=', ticketNo).executeTakeFirst();
+    expect(Number(updated.numUpdatedRows)).toBe(1);
+  }
+
+  async function list(token: string, query: Record<string, string | number> = {}): Promise<ListItem[]> {
+    const res = await h.contactList(token, query);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    const body = res.json<ListItem[]>();
+    expect(Array.isArray(body), res.body).toBe(true);
+    return body;
+  }
+
+  const tickets = (items: ListItem[]) => items.map((i) => i.ticket_no);
+
+  it('only the caller\'s own inquiries: never another member\'s, a visitor\'s or a former account\'s, even from the same address', async () => {
+    // A withdrawn earlier account with the same address, with an inquiry of its own.
+    const email = h.uniqueEmail('same');
+    const former = await h.createMember(email, 'Former-Pass-1!', { status: 'withdrawn', withdrawn_at: new Date().toISOString() });
+    const at = new Date().toISOString();
+    await h.db
+      .insertInto('inquiries')
+      .values({
+        id: randomUUID(),
+        ticket_no: 'Q000101-00001',
+        user_id: former.id,
+        last_name_kanji: '山田',
+        first_name_kanji: '花子',
+        email,
+        inquiry_user_type: '1',
+        inquiry_type: '7',
+        job: '1',
+        content: japaneseText(30),
+        status: 'open',
+        answer: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+
+    const me = await member(email);
+    const other = await member();
+    const mine = [await send(me.token, me.email), await send(me.token, me.email)];
+    const visitorFromMyAddress = await send(undefined, me.email);
+    const othersWithMyAddress = await send(other.token, me.email); // the server files it under the other member
+    const visitorPlain = await send(undefined, h.uniqueEmail('visitor'));
+
+    const seen = await list(me.token, { status: 'all' });
+    expect(tickets(seen)).toEqual([...mine].reverse());
+    for (const foreign of ['Q000101-00001', visitorFromMyAddress, othersWithMyAddress, visitorPlain]) expect(tickets(seen)).not.toContain(foreign);
+    expect(tickets(await list(other.token, { status: 'all' }))).toEqual([othersWithMyAddress]);
+  });
+
+  it('a member without inquiries → 200 []', async () => {
+    const m = await member();
+    await send(undefined, m.email); // as a visitor: not the member's
+    expect(await list(m.token)).toEqual([]);
+    expect(await list(m.token, { status: 'all' })).toEqual([]);
+  });
+
+  it('item shape: {id, created_at, category, ticket_no, subject, status}', async () => {
+    const m = await member();
+    const content = japaneseText(100);
+    const ticket = await send(m.token, m.email, { inquiry_type: '5', purpose_detail: content });
+    const row = await h.db.selectFrom('inquiries').selectAll().where('ticket_no', '=', ticket).executeTakeFirstOrThrow();
+    const items = await list(m.token);
+    expect(items).toEqual([
+      {
+        id: row.id,
+        created_at: row.created_at,
+        category: '5',
+        ticket_no: ticket,
+        subject: `${content.slice(0, 40)}…`,
+        status: 'open',
+      },
+    ]);
+    expect(Date.parse(items[0].created_at)).not.toBeNaN();
+  });
+
+  it('subject: the start of the content, 40 characters then "…"; line breaks become spaces', async () => {
+    const m = await member();
+    const cases: [string, string][] = [
+      [japaneseText(20), japaneseText(20)],
+      [japaneseText(40), japaneseText(40)],
+      [japaneseText(41), `${japaneseText(40)}…`],
+      [japaneseText(200), `${japaneseText(40)}…`],
+      [`${japaneseText(10)}\n\n${japaneseText(15)}`, `${japaneseText(10)} ${japaneseText(15)}`],
+    ];
+    const sent: string[] = [];
+    for (const [content] of cases) sent.push(await send(m.token, m.email, { purpose_detail: content }));
+    const byTicket = new Map((await list(m.token, { status: 'all' })).map((i) => [i.ticket_no, i.subject]));
+    cases.forEach(([, subject], i) => expect(byTicket.get(sent[i])).toBe(subject));
+  });
+
+  it('status: open by default; open, answered, closed and all filter (statuses set in the database)', async () => {
+    const m = await member();
+    const [a, b, c, d, e] = [await send(m.token, m.email), await send(m.token, m.email), await send(m.token, m.email), await send(m.token, m.email), await send(m.token, m.email)];
+    await setStatus(b, 'answered');
+    await setStatus(c, 'closed');
+    await setStatus(e, 'answered');
+
+    expect(tickets(await list(m.token))).toEqual([d, a]);
+    expect(tickets(await list(m.token, { status: 'open' }))).toEqual([d, a]);
+    expect(tickets(await list(m.token, { status: 'answered' }))).toEqual([e, b]);
+    expect(tickets(await list(m.token, { status: 'closed' }))).toEqual([c]);
+    expect(tickets(await list(m.token, { status: 'all' }))).toEqual([e, d, c, b, a]);
+    expect((await list(m.token, { status: 'all' })).map((i) => i.status)).toEqual(['answered', 'open', 'closed', 'answered', 'open']);
+    for (const item of await list(m.token, { status: 'answered' })) expect(item.status).toBe('answered');
+  });
+
+  it.each(['unknown', 'OPEN', 'pending', '', 'open,closed'])('an unknown status %j → 400 BAD_REQUEST', async (status) => {
+    const m = await member();
+    await send(m.token, m.email);
+    expectError(await h.contactList(m.token, { status }), 400, 'BAD_REQUEST');
+  });
+
+  it('paging: 25 inquiries, size 20 → 20 then 5, newest first; page 3 is empty; size defaults to 20', async () => {
+    const m = await member();
+    const sent: string[] = [];
+    for (let i = 0; i < 25; i += 1) sent.push(await send(m.token, m.email, { purpose_detail: `${i + 1}件目：${japaneseText(30)}` }));
+    const newestFirst = [...sent].reverse();
+
+    const page1 = await list(m.token, { page: 1, size: 20 });
+    const page2 = await list(m.token, { page: 2, size: 20 });
+    expect(page1).toHaveLength(20);
+    expect(page2).toHaveLength(5);
+    expect(tickets(page1)).toEqual(newestFirst.slice(0, 20));
+    expect(tickets(page2)).toEqual(newestFirst.slice(20));
+    expect(page1[0].subject.startsWith('25件目')).toBe(true);
+    expect(page2[4].subject.startsWith('1件目')).toBe(true);
+    const times = [...page1, ...page2].map((i) => i.created_at);
+    expect(times).toEqual([...times].sort().reverse());
+    expect(await list(m.token, { page: 3, size: 20 })).toEqual([]);
+
+    // Defaults: page 1, size 20.
+    expect(tickets(await list(m.token))).toEqual(newestFirst.slice(0, 20));
+    expect(tickets(await list(m.token, { page: 2 }))).toEqual(newestFirst.slice(20));
+    // Another size.
+    expect(tickets(await list(m.token, { page: 3, size: 10 }))).toEqual(newestFirst.slice(20));
+    expect(tickets(await list(m.token, { size: 50 }))).toEqual(newestFirst);
+  });
+
+  it('no token → 401 UNAUTHENTICATED; the client key is not a session', async () => {
+    expectError(await h.contactList(undefined), 401, 'UNAUTHENTICATED');
+    expectError(await h.app.inject({ method: 'GET', url: '/v1/user/contact/list', headers: { 'x-client-key': CLIENT_KEY } }), 401, 'UNAUTHENTICATED');
+    expectError(await h.contactList('not-a-token'), 401, 'UNAUTHENTICATED');
+  });
+
+  it('an ended session → 401 UNAUTHENTICATED', async () => {
+    const m = await member();
+    await send(m.token, m.email);
+    expect((await h.logout(m.token)).statusCode).toBe(204);
+    expectError(await h.contactList(m.token), 401, 'UNAUTHENTICATED');
+  });
+});
