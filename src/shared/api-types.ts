@@ -28,3 +28,55 @@ export interface MasterOption {
   value: string;
   label: string;
 }
+
+/** POST /v1/user/register: the specification's "User and registration payload". */
+export interface RegistrationPayload {
+  email: string;
+  verification_code: string;
+  password: string;
+  password_confirm: string;
+  last_name_kanji: string;
+  first_name_kanji: string;
+  last_name_alphabet: string;
+  first_name_alphabet: string;
+  birthday: string;
+  gender: string;
+  job: string;
+  industry: string;
+  industry_other: string;
+  zip_current: string;
+  address_current: string;
+  zip_second: '';
+  address_second: '';
+  amc: string;
+  phone: string;
+  purpose: string[];
+  purpose_detail: string;
+  purpose_other: string;
+  mail_opt: string;
+  condition_no_home: true;
+  condition_not_single_transfer: true;
+  condition_not_care: true;
+}
+
+/** The specification's "Profile update payload". */
+export interface ProfileUpdate {
+  email: string;
+  last_name_kanji: string;
+  first_name_kanji: string;
+  last_name_alpha: string;
+  first_name_alpha: string;
+  birthday: string;
+  gender: string;
+  zip_current: string;
+  address_current: string;
+  amc: string;
+  phone: string;
+  job: string;
+  industry: string;
+  industry_other: string;
+  purpose: string;
+  purpose_detail: string;
+  purpose_other: string;
+  mail_opt: string;
+}

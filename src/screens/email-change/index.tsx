@@ -15,6 +15,7 @@ import { verificationMessage } from '../../api/verification';
 import { useAlert } from '../../app/alert';
 import { token } from '../../app/session';
 import { useCountdown } from '../../app/use-countdown';
+import { CodeEntry } from '../../app/CodeEntry';
 
 const RESEND_LOCK_SECONDS = 30;
 const text = messages.emailChange;
@@ -112,20 +113,18 @@ export default function EmailChangeScreen() {
         }
       />
       {phase === 'sent' && (
-        <>
-          <p className="notice notice--info" role="status">
-            {format(text.codeSent, { email: address.email ?? '' })}
-          </p>
-          <SchemaForm id="emailChangeCodeForm" form={codeForm} formData={code} onChange={setCode} onSubmit={confirm} serverErrors={codeErrors} busy={busy} />
-          <div className="actions actions--secondary">
-            <button type="button" className="button" disabled={countdown.remaining > 0 || busy} onClick={() => void send()}>
-              {countdown.remaining > 0 ? format(text.resendIn, { seconds: countdown.remaining }) : text.resend}
-            </button>
-            <button type="button" className="button button--ghost" onClick={redo}>
-              {text.redo}
-            </button>
-          </div>
-        </>
+        <CodeEntry
+          id="emailChangeCodeForm"
+          notice={format(text.codeSent, { email: address.email ?? '' })}
+          form={codeForm}
+          formData={code}
+          onChange={setCode}
+          onSubmit={confirm}
+          serverErrors={codeErrors}
+          busy={busy}
+          resend={{ remaining: countdown.remaining, onResend: () => void send(), label: text.resend, waitingLabel: text.resendIn }}
+          redo={{ label: text.redo, onRedo: redo }}
+        />
       )}
     </section>
   );

@@ -14,6 +14,7 @@ import { verificationMessage } from '../../api/verification';
 import { useAlert } from '../../app/alert';
 import { hasLastLogin, startSession } from '../../app/session';
 import { useCountdown } from '../../app/use-countdown';
+import { CodeEntry } from '../../app/CodeEntry';
 
 const RESEND_LOCK_SECONDS = 30;
 const text = messages.login;
@@ -103,33 +104,18 @@ export default function LoginScreen() {
         actions={phase === 'code' ? <></> : undefined}
       />
       {phase === 'code' && (
-        <>
-          <p className="notice notice--info" role="status">
-            {format(text.codeSent, { email: credentials.email ?? '' })}
-          </p>
-          <SchemaForm
-            id="loginCodeForm"
-            form={codeForm}
-            formData={code}
-            onChange={setCode}
-            onSubmit={submitCode}
-            serverErrors={codeErrors}
-            busy={busy}
-          />
-          <div className="actions actions--secondary">
-            <button
-              type="button"
-              className="button"
-              disabled={countdown.remaining > 0 || busy}
-              onClick={() => void sendCode(credentials as Credentials)}
-            >
-              {countdown.remaining > 0 ? format(text.resendIn, { seconds: countdown.remaining }) : text.resend}
-            </button>
-            <button type="button" className="button button--ghost" onClick={redo}>
-              {text.redo}
-            </button>
-          </div>
-        </>
+        <CodeEntry
+          id="loginCodeForm"
+          notice={format(text.codeSent, { email: credentials.email ?? '' })}
+          form={codeForm}
+          formData={code}
+          onChange={setCode}
+          onSubmit={submitCode}
+          serverErrors={codeErrors}
+          busy={busy}
+          resend={{ remaining: countdown.remaining, onResend: () => void sendCode(credentials as Credentials), label: text.resend, waitingLabel: text.resendIn }}
+          redo={{ label: text.redo, onRedo: redo }}
+        />
       )}
       <div className="links">
         <Link to="/password_reminder">{text.forgotPassword}</Link>

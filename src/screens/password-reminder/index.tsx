@@ -12,6 +12,7 @@ import { sendResetCode, setPassword, type Identity } from '../../api/password-re
 import { verificationMessage } from '../../api/verification';
 import { useAlert } from '../../app/alert';
 import { useCountdown } from '../../app/use-countdown';
+import { CodeEntry } from '../../app/CodeEntry';
 import { navigateTop } from '../../app/frame';
 import { settings } from '../../app/settings';
 
@@ -104,20 +105,18 @@ export default function PasswordReminderScreen() {
         actions={phase === 'reset' ? <></> : undefined}
       />
       {phase === 'reset' && (
-        <>
-          <p className="notice notice--info" role="status">
-            {format(text.codeSent, { email: identity.email ?? '' })}
-          </p>
-          <SchemaForm id="resetPasswordForm" form={passwordForm} formData={reset} onChange={setReset} onSubmit={submitPassword} serverErrors={resetErrors} busy={busy} />
-          <div className="actions actions--secondary">
-            <button type="button" className="button" disabled={countdown.remaining > 0 || busy} onClick={() => void requestCode(identity as Identity)}>
-              {countdown.remaining > 0 ? format(text.resendIn, { seconds: countdown.remaining }) : text.resend}
-            </button>
-            <button type="button" className="button button--ghost" onClick={startOver}>
-              {text.startOver}
-            </button>
-          </div>
-        </>
+        <CodeEntry
+          id="resetPasswordForm"
+          notice={format(text.codeSent, { email: identity.email ?? '' })}
+          form={passwordForm}
+          formData={reset}
+          onChange={setReset}
+          onSubmit={submitPassword}
+          serverErrors={resetErrors}
+          busy={busy}
+          resend={{ remaining: countdown.remaining, onResend: () => void requestCode(identity as Identity), label: text.resend, waitingLabel: text.resendIn }}
+          redo={{ label: text.startOver, onRedo: startOver }}
+        />
       )}
       <p className="field__help domain-note">{format(text.domainNote, { domain: settings().mailDomain })}</p>
     </section>

@@ -9,6 +9,7 @@ import type { FieldErrors } from '../../shared/validation/field-errors';
 import { ApiFailure } from '../../api/client';
 import { sendRegistrationCode, verifyRegistrationCode } from '../../api/registration';
 import { verificationMessage } from '../../api/verification';
+import { CodeEntry } from '../../app/CodeEntry';
 
 const text = messages.register;
 const VERIFY_DELAY_MS = 1000;
@@ -89,24 +90,29 @@ export function EmailStep({ onVerified, onReset }: { onVerified: (v: Verified) =
         </p>
       )}
       {phase === 'sent' && (
-        <>
-          <p className="notice notice--info" role="status">
-            {format(text.codeSent, { email: address.email ?? '' })}
-          </p>
-          <SchemaForm id="registerCodeForm" form={codeForm} formData={code} onChange={setCode} onSubmit={verify} serverErrors={codeErrors} busy={busy} />
-        </>
+        <CodeEntry
+          id="registerCodeForm"
+          notice={format(text.codeSent, { email: address.email ?? '' })}
+          form={codeForm}
+          formData={code}
+          onChange={setCode}
+          onSubmit={verify}
+          serverErrors={codeErrors}
+          busy={busy}
+          redo={{ label: text.redo, onRedo: redo }}
+        />
       )}
       {phase === 'verified' && (
-        <p className="notice notice--ok" role="status">
-          {text.verified}
-        </p>
-      )}
-      {phase !== 'input' && (
-        <div className="actions actions--secondary">
-          <button type="button" className="button button--ghost" onClick={redo}>
-            {text.redo}
-          </button>
-        </div>
+        <>
+          <p className="notice notice--ok" role="status">
+            {text.verified}
+          </p>
+          <div className="actions actions--secondary">
+            <button type="button" className="button button--ghost" onClick={redo}>
+              {text.redo}
+            </button>
+          </div>
+        </>
       )}
     </section>
   );

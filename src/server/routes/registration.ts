@@ -10,30 +10,9 @@ import { unknownMasterFields } from '../masters';
 import { hashCode } from '../services/secrets';
 import { hashPassword } from '../services/passwords';
 import { iso, inSeconds, japanDay, now } from '../services/clock';
+import type { RegistrationPayload } from '../../shared/api-types';
 import messages from '../../../messages/ja.json';
 
-interface RegistrationPayload {
-  email: string;
-  verification_code: string;
-  password: string;
-  last_name_kanji: string;
-  first_name_kanji: string;
-  last_name_alphabet: string;
-  first_name_alphabet: string;
-  birthday: string;
-  gender: string;
-  job: string;
-  industry: string;
-  industry_other?: string;
-  zip_current: string;
-  address_current: string;
-  amc?: string;
-  phone: string;
-  purpose: string[];
-  purpose_detail: string;
-  purpose_other?: string;
-  mail_opt: string;
-}
 
 const VERIFIED = 'email_register_verified';
 

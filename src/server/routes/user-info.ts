@@ -8,30 +8,12 @@ import type { User } from '../db/types';
 import { masterOptions, unknownMasterFields } from '../masters';
 import { iso, now } from '../services/clock';
 import { trimFreeText } from './registration';
-import type { UserInfo } from '../../shared/api-types';
+import type { ProfileUpdate, UserInfo } from '../../shared/api-types';
 import messages from '../../../messages/ja.json';
 
 const DEFAULT_JOB = '1';
 const DEFAULT_INDUSTRY = '8';
 
-interface ProfileUpdate {
-  last_name_kanji: string;
-  first_name_kanji: string;
-  last_name_alpha: string;
-  first_name_alpha: string;
-  gender: string;
-  job: string;
-  industry: string;
-  industry_other?: string;
-  zip_current: string;
-  address_current: string;
-  amc?: string;
-  phone: string;
-  purpose: string;
-  purpose_detail: string;
-  purpose_other?: string;
-  mail_opt: string;
-}
 
 /** The member as GET /v1/user/info answers: roman names as *_alpha, purpose as a comma
  *  string; a saved job or industry no longer in its list reads as the default (1, 8). */
