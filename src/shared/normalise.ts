@@ -22,13 +22,13 @@ export function removeHyphens(text: string): string {
   return toHalfWidth(text).replace(/-/g, '');
 }
 
-/** A birthday as members type it (YYYY年M月D日, YYYY/M/D, YYYY-M-D, YYYYMMDD; full-width digits
+/** A birthday as members type it (year-kanji form YYYY\u5E74M\u6708D\u65E5, YYYY/M/D, YYYY-M-D, YYYYMMDD; full-width digits
  *  too) as YYYY-MM-DD. Anything else is returned unchanged, for the schema to refuse. Whether
  *  the date exists (31 Feb, 29 Feb of a common year) is the schema's `format: date` check. */
 export function japaneseDateToIso(text: string): string {
   // Full-width slashes too: Japanese input methods often type them.
   const value = toHalfWidth(text).replace(/\uFF0F/g, '/').trim();
-  const match = /^(\d{4})年(\d{1,2})月(\d{1,2})日$/.exec(value) ?? /^(\d{4})[/-](\d{1,2})[/-](\d{1,2})$/.exec(value) ?? /^(\d{4})(\d{2})(\d{2})$/.exec(value);
+  const match = /^(\d{4})\u5E74(\d{1,2})\u6708(\d{1,2})\u65E5$/.exec(value) ?? /^(\d{4})[/-](\d{1,2})[/-](\d{1,2})$/.exec(value) ?? /^(\d{4})(\d{2})(\d{2})$/.exec(value);
   if (!match) return text;
   const [, year, month, day] = match;
   return `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`;

@@ -1,7 +1,7 @@
 // inquiries list / show / answer / close: the inquiries visitors and members send through the
 // contact form (POST /v1/contact). Members follow theirs in the inquiry history of my page
 // (GET /v1/user/contact/list, filtered by status), so answering and closing here is what moves
-// an inquiry from 対応中 (open) to 回答済み (answered) and 完了 (closed) there.
+// an inquiry from open to answered and closed there (the labels members see are in messages/).
 import { randomUUID } from 'node:crypto';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Db } from '../db/connect';
@@ -61,7 +61,7 @@ type InquiryRow = NonNullable<Awaited<ReturnType<ReturnType<typeof selectInquiri
 
 const senderName = (row: InquiryRow) => `${row.last_name_kanji} ${row.first_name_kanji}`;
 
-/** 会員 / 会員（退会済み） / 非会員. */
+/** Member, withdrawn member or visitor (labels from messages/). */
 function senderKind(row: InquiryRow): string {
   if (row.user_id === null) return t.visitor;
   return row.member_status === 'active' ? t.member : t.memberWithdrawn;
@@ -172,7 +172,7 @@ export const showInquiry: CommandRun = async (db, _mailer, args, output) => {
 
 /** open → answered. The answer, the status and the member's notice are committed together
  *  before the mail goes out: if the mail fails, the answer stays stored (show prints it) and
- *  the member's history already says 回答済み; the operator is told to reach the sender another way. */
+ *  the member's history already says answered; the operator is told to reach the sender another way. */
 export const answerInquiry: CommandRun = async (db, mailer, args, output) => {
   const { ticketNo, values } = ticketNoArg(args, USAGE.answer, { message: { type: 'string' } });
   const answer = typeof values.message === 'string' ? values.message.trim() : '';

@@ -13,7 +13,7 @@ export const consoleOutput: Output = {
 };
 
 // East Asian wide and full-width ranges: kanji, kana and full-width forms take two columns,
-// so a name like 山田 花子 needs padding by display width, not by string length.
+// so a name in kanji needs padding by display width, not by string length.
 const WIDE: [number, number][] = [
   [0x1100, 0x115f], [0x2e80, 0x303e], [0x3041, 0x33ff], [0x3400, 0x4dbf], [0x4e00, 0x9fff],
   [0xa000, 0xa4cf], [0xac00, 0xd7a3], [0xf900, 0xfaff], [0xfe30, 0xfe4f], [0xff00, 0xff60],
