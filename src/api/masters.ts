@@ -1,7 +1,7 @@
-import type { MasterOption } from '../shared/api-types';
+import type { MasterName, MasterOption } from '../shared/api-types';
 import { call } from './client';
 
-export type MasterName = 'job' | 'industry' | 'purpose' | 'inquiry_type' | 'inquiry_user_category' | 'mail_opt';
+export type { MasterName };
 
 export class MasterLoadError extends Error {
   constructor(readonly master: MasterName) {

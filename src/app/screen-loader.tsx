@@ -35,10 +35,6 @@ export function withTimeout<T>(load: () => Promise<T>, chunk: string, ms = CHUNK
   });
 }
 
-export function hasScreen(screen: string): boolean {
-  return `../screens/${screen}/index.tsx` in screenModules;
-}
-
 const cache = new Map<string, ComponentType>();
 
 /** The lazily loaded component for a catalogue screen (a "coming soon" page if not built yet). */

@@ -1,12 +1,7 @@
 // Run-time settings the server writes into index.html (see src/server/client-files.ts).
-export interface ClientSettings {
-  clientKey: string;
-  parentOrigin: string;
-  siteTopUrl: string;
-  monitorUrl: string;
-  surveyUrl: string;
-  mailDomain: string;
-}
+import type { ClientSettings } from '../shared/api-types';
+
+export type { ClientSettings };
 
 let cached: ClientSettings | undefined;
 

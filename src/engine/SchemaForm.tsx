@@ -20,7 +20,8 @@ export interface FormModule {
 }
 
 const validators = new WeakMap<object, ReturnType<typeof createPrecompiledValidator>>();
-function validatorFor(form: FormModule) {
+/** The rjsf validator of a form's precompiled functions, made once per form. */
+export function validatorFor(form: FormModule) {
   let validator = validators.get(form.validateFns);
   if (!validator) {
     validator = createPrecompiledValidator(form.validateFns, form.schema);

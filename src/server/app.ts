@@ -13,7 +13,9 @@ import { createSessions } from './services/sessions';
 import { createServerAjv } from './validation';
 import { toFieldErrors } from '../shared/validation/field-errors';
 import type { AppConfig, AppContext } from './context';
-import { serveClient, type ClientSettings } from './client-files';
+import { serveClient } from './client-files';
+import { trimFreeText } from './free-text';
+import type { ClientSettings } from '../shared/api-types';
 import { userAuthRoutes } from './routes/user-auth';
 import { userInfoRoutes } from './routes/user-info';
 import { registrationRoutes } from './routes/registration';
@@ -82,9 +84,10 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
     codes: createCodes(opts.db, { ...opts.config, secret: opts.secret }),
     config: opts.config,
     secret: opts.secret,
-    parse<T>(schemaId: string, body: unknown): T {
+    parse<T>(schemaId: string, raw: unknown): T {
       const validate = ajv.getSchema(schemaId);
       if (!validate) throw new Error(`No API schema ${schemaId}`);
+      const body = trimFreeText(raw);
       if (!validate(body)) {
         const fields = toFieldErrors(validate.errors, messages.form.fallbackFieldError);
         // A body that is not an object at all has nothing to show under a field.

@@ -5,16 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import type { ClientSettings } from '../shared/api-types';
 
-export interface ClientSettings {
-  clientKey: string;
-  parentOrigin: string;
-  siteTopUrl: string;
-  monitorUrl: string;
-  surveyUrl: string;
-  /** The domain the site's mail comes from (the password reminder tells members to allow it). */
-  mailDomain: string;
-}
 
 export const CLIENT_SETTINGS_META = 'member-site-settings';
 

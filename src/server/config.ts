@@ -58,6 +58,11 @@ function origin(name: string, raw: string): string {
   }
 }
 
+/** Where mail goes: the configured relay, or the mail catcher `npm start` embeds. */
+export function smtpUrlOf(config: Pick<Config, 'smtpUrl' | 'mailCatcherSmtpPort'>): string {
+  return config.smtpUrl ?? `smtp://127.0.0.1:${config.mailCatcherSmtpPort}`;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 3000);
   const parentSitePort = int(env, 'PARENT_SITE_PORT', 8080);

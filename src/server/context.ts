@@ -18,6 +18,7 @@ export interface AppContext {
   config: AppConfig;
   /** Server secret for keyed hashes. */
   secret: string;
-  /** Validates `body` against the API schema with this $id; throws a 400 with field messages. */
+  /** Validates `body` (free text trimmed) against the API schema with this $id and returns it;
+   *  throws a 400 with field messages. */
   parse<T>(schemaId: string, body: unknown): T;
 }

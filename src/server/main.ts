@@ -2,7 +2,7 @@
 // API with the built client, and the stand-in parent site. Safe to run repeatedly.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadConfig, type Config } from './config';
+import { loadConfig, smtpUrlOf, type Config } from './config';
 import { openDb, migrate } from './db/connect';
 import { createMailer } from './mail/mailer';
 import { startMailCatcher } from './mail/catcher';
@@ -25,12 +25,11 @@ export async function startStack(config: Config = loadConfig(), { mountClient }:
   const db = openDb(config);
   await migrate(db);
   const catcher = config.smtpUrl ? undefined : await startMailCatcher(config.mailCatcherSmtpPort, config.mailCatcherWebPort);
-  const smtpUrl = config.smtpUrl ?? `smtp://127.0.0.1:${config.mailCatcherSmtpPort}`;
   if (config.seedDemo) await seedDemoMember(db, config.demoEmail, config.demoPassword);
 
   const app = await build({
     db,
-    mailer: createMailer(smtpUrl, config.mailFrom),
+    mailer: createMailer(smtpUrlOf(config), config.mailFrom),
     clientKey,
     secret,
     config,

@@ -4,8 +4,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Db } from './db/connect';
 
-export const MASTER_NAMES = ['job', 'industry', 'purpose', 'inquiry_type', 'inquiry_user_category', 'mail_opt'] as const;
-export type MasterName = (typeof MASTER_NAMES)[number];
+import { MASTER_NAMES, type MasterName } from '../shared/api-types';
+
+export { MASTER_NAMES, type MasterName };
 export interface MasterOption {
   value: string;
   label: string;

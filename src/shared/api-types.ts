@@ -80,3 +80,18 @@ export interface ProfileUpdate {
   purpose_other: string;
   mail_opt: string;
 }
+
+/** Run-time settings the server writes into index.html as a <meta> tag (no inline script). */
+export interface ClientSettings {
+  clientKey: string;
+  parentOrigin: string;
+  siteTopUrl: string;
+  monitorUrl: string;
+  surveyUrl: string;
+  /** The domain the site's mail comes from (the password reminder tells members to allow it). */
+  mailDomain: string;
+}
+
+/** The master lists GET /v1/master/options serves. */
+export const MASTER_NAMES = ['job', 'industry', 'purpose', 'inquiry_type', 'inquiry_user_category', 'mail_opt'] as const;
+export type MasterName = (typeof MASTER_NAMES)[number];

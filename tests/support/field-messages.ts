@@ -2,21 +2,9 @@
 // validator built from the form's precompiled validators (createPrecompiledValidator), with the
 // engine's transformErrors putting each schema message under its field.
 import type { RJSFValidationError } from '@rjsf/utils';
-import { createPrecompiledValidator } from '@rjsf/validator-ajv8';
-import type { FormModule } from '../../src/engine/SchemaForm';
+import { validatorFor, type FormModule } from '../../src/engine/SchemaForm';
 import { transformErrors } from '../../src/engine/transform-errors';
 import type { FieldErrors } from '../../src/shared/validation/field-errors';
-
-const validators = new WeakMap<object, ReturnType<typeof createPrecompiledValidator>>();
-
-function validatorFor(form: FormModule) {
-  let validator = validators.get(form.validateFns);
-  if (!validator) {
-    validator = createPrecompiledValidator(form.validateFns, form.schema);
-    validators.set(form.validateFns, validator);
-  }
-  return validator;
-}
 
 /** rjsf writes a property as ".a.b", "a.b" or ".a[0]"; this gives "a.b" / "a.0" ("" for the root). */
 export function fieldPath(property: string | undefined): string {

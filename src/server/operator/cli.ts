@@ -1,6 +1,6 @@
 // npm run operator -- <group> <command> …: the operator's tool. It reads the same environment
 // as the site (loadConfig) and so works on the same database and sends through the same SMTP.
-import { loadConfig } from '../config';
+import { loadConfig, smtpUrlOf } from '../config';
 import { migrate, openDb } from '../db/connect';
 import { createMailer } from '../mail/mailer';
 import { consoleOutput } from './output';
@@ -15,7 +15,6 @@ process.exitCode = await runOperator(process.argv.slice(2), consoleOutput, async
     await db.destroy();
     throw error;
   }
-  // As main.ts: a real relay when SMTP_URL is set, else the catcher a running `npm start` embeds.
-  const smtpUrl = config.smtpUrl ?? `smtp://127.0.0.1:${config.mailCatcherSmtpPort}`;
-  return { db, mailer: createMailer(smtpUrl, config.mailFrom), close: () => db.destroy() };
+  // As the site: a real relay when SMTP_URL is set, else the catcher a running `npm start` embeds.
+  return { db, mailer: createMailer(smtpUrlOf(config), config.mailFrom), close: () => db.destroy() };
 });

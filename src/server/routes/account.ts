@@ -10,7 +10,6 @@ import { verifyPassword } from '../services/passwords';
 import { iso, now } from '../services/clock';
 import { verifyFlows } from './user-auth';
 import { activeMember } from './user-info';
-import { trimFreeText } from './registration';
 import messages from '../../../messages/ja.json';
 
 const taken = () => new ApiError('EMAIL_TAKEN', { email: [messages.api.EMAIL_TAKEN] });
@@ -55,7 +54,7 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext) {
   });
 
   app.post('/v1/user/withdraw', { config: { auth: 'member' } }, async (request) => {
-    const { password, reason = '' } = ctx.parse<{ password: string; reason?: string }>('api.user-withdraw.json', trimFreeText(request.body));
+    const { password, reason = '' } = ctx.parse<{ password: string; reason?: string }>('api.user-withdraw.json', request.body);
     const member = await activeMember(ctx.db, requireMember(request));
     if (!(await verifyPassword(member.password_hash, password))) {
       throw new ApiError('WRONG_PASSWORD', { password: [messages.api.WRONG_PASSWORD] });

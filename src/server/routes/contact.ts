@@ -10,7 +10,6 @@ import type { InquiryStatus } from '../db/types';
 import { masterOptions, unknownValues } from '../masters';
 import { iso, japanDay, now } from '../services/clock';
 import { activeMember } from './user-info';
-import { trimFreeText } from './registration';
 import messages from '../../../messages/ja.json';
 
 interface ContactPayload {
@@ -39,7 +38,7 @@ export function subjectOf(content: string): string {
 
 export function contactRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post('/v1/contact', { config: { auth: 'client-or-member' } }, async (request) => {
-    const body = ctx.parse<ContactPayload>('api.contact.json', trimFreeText(request.body));
+    const body = ctx.parse<ContactPayload>('api.contact.json', request.body);
     const fields: Record<string, string[]> = {};
     for (const [field, master] of [['inquiry_user_type', 'inquiry_user_category'], ['inquiry_type', 'inquiry_type'], ['job', 'job']] as const) {
       if ((await unknownValues(ctx.db, master, [body[field]])).length) fields[field] = [messages.api.MASTER_UNKNOWN];

@@ -21,16 +21,6 @@ async function isTaken(db: Db, email: string): Promise<boolean> {
   return !!row;
 }
 
-/** The spec counts free-text lengths after trimming; the form trims on blur, the server too. */
-export function trimFreeText(body: unknown): unknown {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
-  const copy = { ...(body as Record<string, unknown>) };
-  for (const key of ['purpose_detail', 'purpose_other', 'industry_other', 'address_current', 'reason']) {
-    if (typeof copy[key] === 'string') copy[key] = (copy[key] as string).trim();
-  }
-  return copy;
-}
-
 export function registerNumber(at: Date): string {
   return `R${japanDay(at)}-${String(randomInt(0, 1_000_000)).padStart(6, '0')}`;
 }
@@ -62,7 +52,7 @@ export function registrationRoutes(app: FastifyInstance, ctx: AppContext) {
   });
 
   app.post('/v1/user/register', { config: { auth: 'client' } }, async (request) => {
-    const body = ctx.parse<RegistrationPayload>('api.user-register.json', trimFreeText(request.body));
+    const body = ctx.parse<RegistrationPayload>('api.user-register.json', request.body);
     const badMasters = await unknownMasterFields(ctx.db, body, messages.api.MASTER_UNKNOWN);
     if (badMasters) throw new ApiError('VALIDATION', badMasters);
     const passwordHash = await hashPassword(body.password);

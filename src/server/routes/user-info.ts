@@ -7,7 +7,6 @@ import type { Db } from '../db/connect';
 import type { User } from '../db/types';
 import { masterOptions, unknownMasterFields } from '../masters';
 import { iso, now } from '../services/clock';
-import { trimFreeText } from './registration';
 import type { ProfileUpdate, UserInfo } from '../../shared/api-types';
 import messages from '../../../messages/ja.json';
 
@@ -54,7 +53,7 @@ export function userInfoRoutes(app: FastifyInstance, ctx: AppContext) {
   app.get('/v1/user/info', { config: { auth: 'member' } }, async (request) => userInfo(ctx.db, await activeMember(ctx.db, requireMember(request))));
 
   app.put('/v1/user/info', { config: { auth: 'member' } }, async (request) => {
-    const body = ctx.parse<ProfileUpdate>('api.user-update.json', trimFreeText(request.body));
+    const body = ctx.parse<ProfileUpdate>('api.user-update.json', request.body);
     const purpose = body.purpose.split(',').filter(Boolean);
     const badMasters = await unknownMasterFields(ctx.db, { ...body, purpose }, messages.api.MASTER_UNKNOWN);
     if (badMasters) throw new ApiError('VALIDATION', badMasters);
