@@ -31,7 +31,7 @@ test('the app answers with the strict CSP and runs under it without violations',
   const csp = response!.headers()['content-security-policy'];
   expect(csp).toContain("script-src 'self'");
   expect(csp).not.toContain('unsafe-eval');
-  expect(csp).toContain("frame-ancestors 'self' http://localhost:8180");
+  expect(csp).toContain(`frame-ancestors 'self' ${E2E.parentUrl}`);
   expect(csp).toContain("object-src 'none'");
   expect(csp).toContain("base-uri 'none'");
   await page.getByRole('button', { name: 'ログイン', exact: true }).click();

@@ -1,5 +1,6 @@
 import { test, expect, waitForMail, codeIn, typeCode, type Member } from './support/fixtures';
 import type { Page } from '@playwright/test';
+import { E2E } from './support/stack-env';
 
 async function requestCode(page: Page, member: Member) {
   await page.goto('/user/login');
@@ -85,7 +86,7 @@ test('a device that logged in with a code logs in again without one; logout goes
   await expect(page).toHaveURL(/\/user\/mypage$/);
 
   await page.getByRole('link', { name: 'ログアウト' }).click();
-  await expect(page).toHaveURL('http://localhost:8180/');
+  await expect(page).toHaveURL(`${E2E.parentUrl}/`);
   expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
 
   await page.goto('/user/login');
@@ -97,7 +98,7 @@ test('a device that logged in with a code logs in again without one; logout goes
 });
 
 test('a lastLogin cookie alone (no device the server trusts) falls back to sending a code', async ({ page, member, context }) => {
-  await context.addCookies([{ name: 'lastLogin', value: 'true', url: 'http://localhost:3100/' }]);
+  await context.addCookies([{ name: 'lastLogin', value: 'true', url: `${E2E.appUrl}/` }]);
   await requestCode(page, member);
   await expect(page.getByRole('status')).toContainText('認証コードを送信しました');
   await waitForMail(member.email);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { test, expect, waitForMail, codeIn, typeCode, loginAs, mailsTo } from './support/fixtures';
-import { SHORT } from './support/stack-env';
+import { E2E, SHORT } from './support/stack-env';
 import { openDb } from '../src/server/db/connect';
 import { createMember } from '../src/server/seed';
 
@@ -17,7 +17,7 @@ test('my page shows the application, notices and the member menu', async ({ page
   await expect(page.getByRole('region', { name: 'お知らせ' })).toContainText('審査を開始しました。');
   const monitor = page.getByRole('link', { name: /二地域居住モニタープログラムに申し込む/ });
   await expect(monitor).toHaveAttribute('target', '_blank');
-  await expect(monitor).toHaveAttribute('href', 'http://localhost:8180/monitor');
+  await expect(monitor).toHaveAttribute('href', `${E2E.parentUrl}/monitor`);
   for (const name of ['会員情報の確認・変更', 'トップページ', 'アンケートに回答する', 'お問い合わせ', 'お問い合わせ履歴', '退会について', 'ログアウト']) {
     await expect(page.getByRole('link', { name: new RegExp(`^${name}\\s*(（別のタブで開きます）)?$`) })).toBeVisible();
   }
@@ -76,7 +76,7 @@ test('e-mail change: code to the new address, notice to the old one, then login 
   await expect.poll(async () => (await mailsTo(member.email)).map((m) => m.subject).join()).toContain('メールアドレスが変更されました');
 
   await page.goto('/user/logout');
-  await page.waitForURL('http://localhost:8180/');
+  await page.waitForURL(`${E2E.parentUrl}/`);
   await page.context().clearCookies();
   await loginAs(page, { email: newEmail, password: member.password }, { mailCount: 2 });
 });
@@ -110,7 +110,7 @@ test('withdrawal: a wrong password is refused; then the thank-you dialog, the si
   await expect(page.getByRole('alertdialog')).toContainText('退会しました');
   await expect(page.getByRole('alertdialog')).toContainText('これまでのご利用、誠にありがとうございました。');
   await page.getByRole('button', { name: 'OK' }).click();
-  await expect(page).toHaveURL('http://localhost:8180/');
+  await expect(page).toHaveURL(`${E2E.parentUrl}/`);
   expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
   expect((await page.context().cookies()).find((c) => c.name === 'ak_logged_in')).toBeUndefined();
   await expect.poll(async () => (await mailsTo(member.email)).map((m) => m.subject).join()).toContain('退会手続きが完了しました');

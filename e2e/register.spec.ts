@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { test, expect, waitForMail, codeIn, typeCode } from './support/fixtures';
+import { E2E } from './support/stack-env';
 import { field, fillProfile, verifyEmail } from './support/register';
 
 const newAddress = () => `visitor-${randomUUID().slice(0, 8)}@example.com`;
@@ -17,7 +18,7 @@ test('a new visitor registers with the mailed code, lands on the site top, then 
   await expect(page.getByRole('alertdialog')).toHaveText(/会員登録が完了しました。/);
   expect(await page.evaluate(() => localStorage.getItem('token'))).toBeTruthy();
   await page.getByRole('button', { name: 'OK' }).click();
-  await expect(page).toHaveURL('http://localhost:8180/');
+  await expect(page).toHaveURL(`${E2E.parentUrl}/`);
 
   const welcome = await waitForMail(email, 2);
   expect(welcome.subject).toContain('会員登録のお申し込みを受け付けました');

@@ -1,32 +1,35 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+/** Shifts every port (and the data folders) so two checkouts can run the browser tests at once. */
+const offset = Number(process.env.E2E_PORT_OFFSET ?? 0);
+
+function stackAt(base: { port: number; parentPort: number; mailSmtpPort: number; mailWebPort: number }, name: string) {
+  const port = base.port + offset;
+  const parentPort = base.parentPort + offset;
+  const mailWebPort = base.mailWebPort + offset;
+  return {
+    port,
+    parentPort,
+    mailSmtpPort: base.mailSmtpPort + offset,
+    mailWebPort,
+    dataDir: join(tmpdir(), `${name}${offset ? `-${offset}` : ''}`),
+    appUrl: `http://localhost:${port}`,
+    parentUrl: `http://localhost:${parentPort}`,
+    mailUrl: `http://localhost:${mailWebPort}`,
+  };
+}
+
 /** Where the browser tests' stack runs: ports apart from `npm start`'s, its own data folder. */
-export const E2E = {
-  port: 3100,
-  parentPort: 8180,
-  mailSmtpPort: 1125,
-  mailWebPort: 1180,
-  dataDir: join(tmpdir(), 'member-site-e2e'),
-  appUrl: 'http://localhost:3100',
-  parentUrl: 'http://localhost:8180',
-  mailUrl: 'http://localhost:1180',
-};
+export const E2E = stackAt({ port: 3100, parentPort: 8180, mailSmtpPort: 1125, mailWebPort: 1180 }, 'member-site-e2e');
 
 /** A second stack whose sessions last seconds (SESSION_SECONDS), for the expiry tests. */
 export const SHORT = {
-  port: 3200,
-  parentPort: 8280,
-  mailSmtpPort: 1225,
-  mailWebPort: 1280,
-  dataDir: join(tmpdir(), 'member-site-e2e-short'),
-  appUrl: 'http://localhost:3200',
-  parentUrl: 'http://localhost:8280',
-  mailUrl: 'http://localhost:1280',
+  ...stackAt({ port: 3200, parentPort: 8280, mailSmtpPort: 1225, mailWebPort: 1280 }, 'member-site-e2e-short'),
   sessionSeconds: 8,
 };
 
-export type Stack = typeof E2E;
+export type Stack = ReturnType<typeof stackAt>;
 
 export function stackEnv(stack: Stack = E2E, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return {
