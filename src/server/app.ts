@@ -15,7 +15,8 @@ import { toFieldErrors } from '../shared/validation/field-errors';
 import type { AppConfig, AppContext } from './context';
 import { serveClient } from './client-files';
 import { trimFreeText } from './free-text';
-import type { ClientSettings } from '../shared/api-types';
+import type { ClientSettings, Municipality } from '../shared/api-types';
+import { denshijitiList } from './denshijiti';
 import { userAuthRoutes } from './routes/user-auth';
 import { userInfoRoutes } from './routes/user-info';
 import { registrationRoutes } from './routes/registration';
@@ -24,6 +25,7 @@ import { memberRoutes } from './routes/member';
 import { accountRoutes } from './routes/account';
 import { contactRoutes } from './routes/contact';
 import { passwordResetRoutes } from './routes/password-reset';
+import { oldRegistrationRoutes } from './routes/old-registration';
 
 export interface BuildOptions {
   db: Db;
@@ -38,6 +40,8 @@ export interface BuildOptions {
   /** Vite's dev client needs an inline preamble script and a websocket; never in production. */
   devCsp?: boolean;
   logger?: boolean;
+  /** The denshijiti master; by default the official list narrowed by schemas/masters/denshijiti.json. */
+  municipalities?: Municipality[];
 }
 
 export function securityPolicy(parentOrigins: string[], dev = false) {
@@ -84,6 +88,7 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
     codes: createCodes(opts.db, { ...opts.config, secret: opts.secret }),
     config: opts.config,
     secret: opts.secret,
+    municipalities: opts.municipalities ?? denshijitiList(),
     parse<T>(schemaId: string, raw: unknown): T {
       const validate = ajv.getSchema(schemaId);
       if (!validate) throw new Error(`No API schema ${schemaId}`);
@@ -111,6 +116,7 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
   userAuthRoutes(app, ctx);
   userInfoRoutes(app, ctx);
   registrationRoutes(app, ctx);
+  oldRegistrationRoutes(app, ctx);
   masterRoutes(app, ctx);
   memberRoutes(app, ctx);
   accountRoutes(app, ctx);

@@ -37,6 +37,8 @@ export interface Config {
   trustedDeviceDays: number;
   /** How long a verified registration address may be used to complete the registration. */
   verifiedEmailSeconds: number;
+  /** How long a registration link mailed by the old e-mail authentication screen stays valid. */
+  registrationLinkSeconds: number;
   seedDemo: boolean;
   demoEmail: string;
   demoPassword: string;
@@ -104,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     codesPerHour: int(env, 'CODES_PER_HOUR', 10),
     trustedDeviceDays: int(env, 'TRUSTED_DEVICE_DAYS', 90),
     verifiedEmailSeconds: int(env, 'VERIFIED_EMAIL_SECONDS', 3600),
+    registrationLinkSeconds: int(env, 'REGISTRATION_LINK_SECONDS', 86400),
     seedDemo: (env.SEED_DEMO ?? 'true') !== 'false',
     demoEmail: env.DEMO_EMAIL ?? 'demo@example.com',
     demoPassword: env.DEMO_PASSWORD ?? 'Demo-Pass1!',

@@ -4,10 +4,11 @@ import type { Mailer } from './mail/mailer';
 import type { Codes } from './services/codes';
 import type { Sessions } from './services/sessions';
 import type { Config } from './config';
+import type { Municipality } from '../shared/api-types';
 
 export type AppConfig = Pick<
   Config,
-  'sessionSeconds' | 'codeTtlSeconds' | 'codeMaxAttempts' | 'codesPerHour' | 'trustedDeviceDays' | 'verifiedEmailSeconds' | 'parentOrigins' | 'siteTopUrl' | 'monitorUrl' | 'surveyUrl' | 'mailDomain'
+  'sessionSeconds' | 'codeTtlSeconds' | 'codeMaxAttempts' | 'codesPerHour' | 'trustedDeviceDays' | 'verifiedEmailSeconds' | 'parentOrigins' | 'siteTopUrl' | 'monitorUrl' | 'surveyUrl' | 'mailDomain' | 'publicUrl' | 'registrationLinkSeconds'
 >;
 
 export interface AppContext {
@@ -16,6 +17,8 @@ export interface AppContext {
   codes: Codes;
   sessions: Sessions;
   config: AppConfig;
+  /** The denshijiti master (GET /v1/master/denshijiti), fixed at start-up. */
+  municipalities: Municipality[];
   /** Server secret for keyed hashes. */
   secret: string;
   /** Validates `body` (free text trimmed) against the API schema with this $id and returns it;

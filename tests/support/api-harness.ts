@@ -16,6 +16,7 @@ import type { AppConfig } from '../../src/server/context';
 import type { Mailer, MailTemplate } from '../../src/server/mail/mailer';
 import type { ErrorCode } from '../../src/server/errors';
 import { createMember } from '../../src/server/seed';
+import messages from '../../messages/ja.json';
 
 export const CLIENT_KEY = 'test-client-key-4f7a1c2e9b';
 export const SECRET = 'test-secret-0c3d5e7f9a1b3c5d7e9f';
@@ -34,6 +35,8 @@ export const testConfig: AppConfig = {
   monitorUrl: 'http://localhost:8080/monitor',
   surveyUrl: 'http://localhost:8080/survey',
   mailDomain: 'nichiiki.example.jp',
+  publicUrl: 'http://localhost:3000',
+  registrationLinkSeconds: 86400,
 };
 
 /** The exact Japanese text each error code must answer with (messages/ja.json "api"). */
@@ -57,6 +60,8 @@ export const API_MESSAGES: Partial<Record<ErrorCode, string>> = {
   WRONG_PASSWORD: 'パスワードが正しくありません。',
   IDENTITY_FAILED: '本人確認ができませんでした。入力内容をご確認ください。',
   TOO_MANY_ATTEMPTS: '試行回数の上限に達しました。しばらく時間をおいてから、もう一度お試しください。',
+  LINK_INVALID: messages.api.LINK_INVALID,
+  LINK_RATE_LIMITED: messages.api.LINK_RATE_LIMITED,
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -43,9 +43,29 @@ verifyFlows.set('login', {
   },
 });
 
+// The earliest login (the old login screen): {email} alone asks for a code; the password is
+// checked by the login call. The answer is the same for a member's address and any other: an
+// unknown address is told by mail that it is not registered, after the same work.
+verifyFlows.set('login_email', {
+  auth: 'client',
+  async handle(ctx, request) {
+    const { email } = ctx.parse<{ email: string }>('api.user-verify-email-only.json', request.body);
+    const user = await ctx.db.selectFrom('users').select('id').where('email', '=', email).where('status', '=', 'active').executeTakeFirst();
+    const code = await ctx.codes.issue('login', email, user?.id ?? null);
+    if (user) await ctx.mailer.send(email, 'loginCode', { code, minutes: Math.round(ctx.config.codeTtlSeconds / 60) });
+    else await ctx.mailer.send(email, 'loginUnknownAddress');
+    return { message: 'sent' };
+  },
+});
+
+/** Which flow a body without `flow` asks for: with a password the login, without the earliest login. */
+function defaultFlow(body: unknown): string {
+  return body && typeof body === 'object' && 'password' in body ? 'login' : 'login_email';
+}
+
 export function userAuthRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post('/v1/user/verify', { config: { auth: 'client-or-member' } }, async (request, reply) => {
-    const flowName = (request.body as { flow?: unknown } | null)?.flow ?? 'login';
+    const flowName = (request.body as { flow?: unknown } | null)?.flow ?? defaultFlow(request.body);
     const flow = typeof flowName === 'string' ? verifyFlows.get(flowName) : undefined;
     if (!flow) throw new ApiError('BAD_REQUEST');
     if (flow.auth === 'member' && !request.memberId) throw new ApiError('UNAUTHENTICATED');

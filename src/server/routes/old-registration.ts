@@ -1,0 +1,49 @@
+// The earlier generation's registration by link: GET /v1/email/verify?key=… tells the old
+// registration screen which address its link proves; POST /v1/user/register-by-link creates
+// the member with the old form's own rules (docs/decisions/006). The link itself is mailed by
+// POST /v1/email/register with flow "link".
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context';
+import { ApiError } from '../errors';
+import { unknownMasterFields } from '../masters';
+import { oldFlow } from '../old-flow';
+import { insertMember, isTaken } from '../registrations';
+import { hashPassword } from '../services/passwords';
+import type { OldRegistrationPayload } from '../../shared/api-types';
+import messages from '../../../messages/ja.json';
+
+export function oldRegistrationRoutes(app: FastifyInstance, ctx: AppContext) {
+  const { links } = oldFlow(ctx);
+
+  app.get('/v1/email/verify', async (request) => {
+    const { key } = request.query as { key?: unknown };
+    const link = typeof key === 'string' ? await links.check(key) : undefined;
+    // A link whose address has meanwhile become a member's can no longer register anyone.
+    if (!link || (await isTaken(ctx.db, link.email))) throw new ApiError('LINK_INVALID');
+    return { email: link.email };
+  });
+
+  app.post('/v1/user/register-by-link', { config: { auth: 'client' } }, async (request) => {
+    const body = ctx.parse<OldRegistrationPayload>('api.user-register-by-link.json', request.body);
+    const fields = (await unknownMasterFields(ctx.db, body, messages.api.MASTER_UNKNOWN)) ?? {};
+    if (!ctx.municipalities.some((m) => m.value === body.city)) fields.city = [messages.api.MASTER_UNKNOWN];
+    if (Object.keys(fields).length) throw new ApiError('VALIDATION', fields);
+    // The link is checked before the (deliberately slow) password hash, so bogus submissions
+    // cost the server nothing.
+    const link = await links.check(body.key);
+    if (!link) throw new ApiError('LINK_INVALID');
+    if (link.email !== body.email) throw new ApiError('VALIDATION', { email: [messages.api.LINK_EMAIL_MISMATCH] });
+    const passwordHash = await hashPassword(body.password);
+
+    const { number } = await insertMember(ctx.db, body, passwordHash, async (tx) => {
+      if (!(await links.use(tx, link.id))) throw new ApiError('LINK_INVALID');
+      // Other links to the same address are spent too: the address now belongs to a member.
+      await links.useAllFor(tx, link.email);
+    });
+    // The member exists now; a failed welcome mail must not turn a registration into an error.
+    await ctx.mailer
+      .send(body.email, 'welcome', { name: `${body.last_name_kanji} ${body.first_name_kanji}`, registerNumber: number })
+      .catch((error) => request.log.error({ err: error }, 'welcome mail failed'));
+    return { message: 'registered' };
+  });
+}
