@@ -36,7 +36,7 @@ describe.each(DATABASES)('request validation ($name)', ({ kind }) => {
 
     it('empty object → the e-mail is required (and on login the password)', async () => {
       const res = await h.post(url, {});
-      const password = url === '/v1/user/login' ? { password: [REQUIRED_PASSWORD] } : {};
+      const password: Record<string, string[]> = url === '/v1/user/login' ? { password: [REQUIRED_PASSWORD] } : {};
       expectError(res, 400, 'VALIDATION', { email: [REQUIRED_EMAIL], ...password });
     });
 
