@@ -149,6 +149,31 @@ test.describe('registration by e-mailed link (phone, in the parent frame)', () =
   });
 });
 
+test('a failed link request is logged and the member sees that nothing was sent', async ({ page }) => {
+  const { app } = await openFramed(page, '/email-auth');
+  const logged: string[] = [];
+  page.on('console', (message) => logged.push(message.text()));
+  await page.route('**/v1/email/register', (route) => route.abort('connectionfailed'));
+  await box(app, 'メールアドレス').fill(newAddress());
+  await app.getByRole('button', { name: '会員登録用URLを送信' }).click();
+  await expect(app.getByRole('alert')).toHaveText(messages.emailAuth.sendFailed.replace('{detail}', messages.emailAuth.sendFailedUnknown));
+  expect(logged.some((line) => line.includes('registration link request failed'))).toBe(true);
+  await expect(app.getByRole('alertdialog')).toHaveCount(0);
+});
+
+test('master lists that fail or are not lists become empty lists, and the member is told', async ({ page }) => {
+  const { framed, link } = await requestLink(page, newAddress());
+  await page.route('**/v1/master/denshijiti', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{"not":"a list"}' }));
+  await page.route('**/v1/master/options?master_name=job', (route) => route.fulfill({ status: 500, body: '' }));
+  await framed.frame.goto(link);
+  const { app } = framed;
+  await expect(app.getByText(messages.oldRegister.mastersEmpty)).toBeVisible();
+  for (const name of ['希望する自治体', '就業形態']) {
+    await expect(app.getByRole('combobox', { name }).locator('option')).toHaveCount(1);
+  }
+  await expect(app.getByRole('combobox', { name: '職種' }).locator('option')).not.toHaveCount(1);
+});
+
 test.describe('old login and logout (phone, in the parent frame)', () => {
   test('send-code waits for an e-mail, login for all three fields; success goes to /', async ({ page, member }) => {
     const { app } = await openFramed(page, '/old/login');
