@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router-dom';
-import { createRouter } from './app/router';
+import { BrowserRouter } from 'react-router-dom';
+import { AppRoutes, basePath } from './app/router';
 import { AlertProvider } from './app/alert';
 import { startHeightReporting } from './app/frame';
 import './app/styles.css';
@@ -10,7 +10,9 @@ startHeightReporting();
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <AlertProvider>
-      <RouterProvider router={createRouter()} />
+      <BrowserRouter basename={basePath}>
+        <AppRoutes />
+      </BrowserRouter>
     </AlertProvider>
   </StrictMode>,
 );
