@@ -3,6 +3,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
+import fastifyCompress from '@fastify/compress';
+import { constants as zlib } from 'node:zlib';
 import messages from '../../messages/ja.json';
 import type { Db } from './db/connect';
 import type { Mailer } from './mail/mailer';
@@ -63,6 +65,14 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
     contentSecurityPolicy: { useDefaults: false, directives: securityPolicy(opts.config.parentOrigins, opts.devCsp) },
     frameguard: false, // X-Frame-Options cannot name a cross-origin parent; frame-ancestors does
     crossOriginEmbedderPolicy: false,
+  });
+  // Answers over 1 KB go out compressed (before @fastify/static, which serves the build's own
+  // .br/.gz files). Brotli at quality 4: near gzip's speed, smaller output; request bodies are
+  // not decompressed (bodyLimit then still bounds what a client can make the server hold).
+  await app.register(fastifyCompress, {
+    threshold: 1024,
+    globalDecompression: false,
+    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
   });
 
   const { ajv } = createServerAjv();

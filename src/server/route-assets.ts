@@ -37,11 +37,19 @@ export interface RouteFiles {
   css: string[];
 }
 
+/** What index.html loads on every route. */
+export function entryFiles(manifest: ViteManifest): RouteFiles {
+  return filesOf(manifest, staticClosure(manifest, ENTRY, new Set()));
+}
+
 /** The files a screen's first load needs: the entry's closure plus the screen chunk's closure.
  *  A catalogue screen without a folder (a "coming soon" page) needs the entry only. */
 export function routeFiles(manifest: ViteManifest, screen: string): RouteFiles {
   if (!manifest[ENTRY]) throw new Error(`No ${ENTRY} in the Vite manifest`);
-  const keys = staticClosure(manifest, screenModule(screen), staticClosure(manifest, ENTRY, new Set()));
+  return filesOf(manifest, staticClosure(manifest, screenModule(screen), staticClosure(manifest, ENTRY, new Set())));
+}
+
+function filesOf(manifest: ViteManifest, keys: Set<string>): RouteFiles {
   const chunks = [...keys].map((key) => manifest[key]);
   return {
     js: [...new Set(chunks.map((chunk) => chunk.file))],
