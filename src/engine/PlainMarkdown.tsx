@@ -1,6 +1,6 @@
 // Stands in for markdown-to-jsx (aliased in vite.config.ts): rjsf renders descriptions and help
 // through `Markdown` only when a UI schema sets ui:enableMarkdownInDescription / …InHelp, and no
-// form here does (tests/contract/bundle-weight.test.ts holds that). The parser is 86 KB that
+// form here does (tests/contract/client-stand-ins.test.ts holds that). The parser is 86 KB that
 // no screen would run; this shows the text as it is.
 import type { ReactNode } from 'react';
 
