@@ -9,6 +9,8 @@ import { join, sep } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import catalogue from '../../schemas/catalogue.json';
+import messages from '../../messages/ja.json';
+import { format } from '../shared/format';
 import type { ClientSettings } from '../shared/api-types';
 import { entryFiles, readManifest, routeFiles, type ViteManifest } from './route-assets';
 
@@ -18,6 +20,7 @@ export const CLIENT_SETTINGS_META = 'member-site-settings';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 const attr = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+const html = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 export function injectSettings(html: string, settings: ClientSettings): string {
   const meta = `<meta name="${CLIENT_SETTINGS_META}" content="${attr(JSON.stringify(settings))}">`;
@@ -27,7 +30,27 @@ export function injectSettings(html: string, settings: ClientSettings): string {
 interface CatalogueRoute {
   path: string;
   screen: string;
+  title: string;
   next?: string[];
+}
+
+/** What src/app/Layout.tsx renders before the screen's chunk has run (same elements and
+ *  classes), written into the HTML so a phone paints the header and title at once instead of
+ *  a blank frame until the scripts arrive. React replaces it with the same markup: no shift. */
+export function appShell(title: string): string {
+  return (
+    `<div class="page"><header class="page__header"><p class="page__site">${html(messages.site.name)}</p>` +
+    `<h1 class="page__title">${html(title)}</h1></header>` +
+    `<main class="page__main"><p class="loading">${html(messages.app.loading)}</p></main></div>`
+  );
+}
+
+function routePage(index: string, links: string, route: CatalogueRoute): string {
+  const title = format(messages.app.titleFormat, { title: route.title, site: messages.site.name });
+  return index
+    .replace(/<title>[^<]*<\/title>/, `<title>${html(title)}</title>`)
+    .replace('</head>', `${links}\n</head>`)
+    .replace('<div id="root"></div>', `<div id="root">${appShell(route.title)}</div>`);
 }
 
 /** `<link>`s for one route: modulepreload for what it runs at once (beyond what index.html
@@ -50,7 +73,7 @@ export async function serveClient(app: FastifyInstance, distDir: string, setting
   const manifest = readManifest(distDir);
   const routes = catalogue.routes as CatalogueRoute[];
   const base = `${catalogue.basePath}/`;
-  const pages = new Map(routes.map((route) => [`${base}${route.path}`, index.replace('</head>', `${routeLinks(manifest, route, routes, base)}\n</head>`)]));
+  const pages = new Map(routes.map((route) => [`${base}${route.path}`, routePage(index, routeLinks(manifest, route, routes, base), route)]));
 
   const assetsDir = join(distDir, 'assets') + sep;
   await app.register(fastifyStatic, {
