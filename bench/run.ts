@@ -45,12 +45,16 @@ const stack = wanted('lighthouse') || wanted('keys') || wanted('api') || wanted(
 const workDir = mkdtempSync(join(tmpdir(), 'member-site-bench-work-'));
 try {
   if (stack && wanted('lighthouse')) {
+    // Lighthouse's own advice for a noisy machine: several runs, the median by performance.
+    const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
     const rows = [];
     for (const path of ['login', 'register']) {
-      const result = await runLighthouse(`${stack.appUrl}/user/${path}`);
-      rows.push([`/user/${path}`, result.performance, result.accessibility, ms(result.fcpMs), ms(result.lcpMs), ms(result.tbtMs), result.cls.toFixed(3), result.failedAccessibility.join('; ') || '–']);
+      const runs = [];
+      for (let i = 0; i < RUNS; i++) runs.push(await runLighthouse(`${stack.appUrl}/user/${path}`));
+      const result = runs.sort((a, b) => a.performance - b.performance)[Math.floor(RUNS / 2)];
+      rows.push([`/user/${path}`, `${result.performance} (runs: ${runs.map((run) => run.performance).join(', ')})`, result.accessibility, ms(result.fcpMs), ms(result.lcpMs), ms(result.tbtMs), result.cls.toFixed(3), result.failedAccessibility.join('; ') || '–']);
     }
-    print('Lighthouse, mobile (simulated slow 4G, 4× CPU); targets: performance ≥ 95, accessibility 100', table(['page', 'performance', 'accessibility', 'FCP ms', 'LCP ms', 'TBT ms', 'CLS', 'accessibility findings'], rows));
+    print(`Lighthouse, mobile (simulated slow 4G, 4× CPU), median of ${RUNS} runs; targets: performance ≥ 95, accessibility 100`, table(['page', 'performance', 'accessibility', 'FCP ms', 'LCP ms', 'TBT ms', 'CLS', 'accessibility findings'], rows));
   }
   if (stack && wanted('keys')) {
     const rows = (await measureKeystrokes(stack)).map((row) => [row.cpu, row.keys, ms(row.p50Ms), ms(row.p95Ms)]);

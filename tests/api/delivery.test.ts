@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gzipSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import catalogue from '../../schemas/catalogue.json';
+import messages from '../../messages/ja.json';
 import { build } from '../../src/server/app';
 import { MANIFEST_PATH, screenModule, type ViteManifest } from '../../src/server/route-assets';
 import { CLIENT_KEY, FakeMailer, SECRET, openTestDb, testConfig, type TestDb } from '../support/api-harness';
@@ -117,6 +119,14 @@ describe('route HTML', () => {
     expect(links((await get('/user/mypage')).body, 'prefetch')).toEqual([]);
     expect(links((await get('/user/mypage')).body, 'modulepreload')).toContain(FILES.mypage);
     expect((await get('/user/login/?from=x')).body).toBe((await get('/user/login')).body);
+  });
+
+  it('carries the app shell: the site name and the route’s title paint before any script runs', async () => {
+    const login = catalogue.routes.find((route) => route.path === 'login')!;
+    const html = (await get('/user/login')).body;
+    expect(html).toContain(`<h1 class="page__title">${login.title}</h1>`);
+    expect(html).toContain(`<p class="page__site">${messages.site.name}</p>`);
+    expect(html).toMatch(new RegExp(`<title>${login.title}[^<]*${messages.site.name}</title>`));
   });
 
   it('an unknown path gets the plain page, without route preloads', async () => {
