@@ -1,14 +1,24 @@
 /// <reference types="vitest/config" />
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { compression } from 'vite-plugin-compression2';
 import { formsPlugin } from './tools/vite-plugin-forms.ts';
+import { slimClientPlugin } from './tools/vite-plugin-slim-client.ts';
 
 export default defineConfig({
   base: '/user/',
-  plugins: [react(), formsPlugin()],
+  plugins: [
+    react(),
+    formsPlugin(),
+    slimClientPlugin(),
+    // .br and .gz beside every asset, served by @fastify/static's preCompressed (ADR 017)
+    compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, exclude: [/\.vite\//], logLevel: 'silent' }),
+  ],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // .vite/manifest.json: each screen's chunk and its imports, for preloading and the budgets
+    manifest: true,
     sourcemap: true,
     chunkSizeWarningLimit: 700,
   },

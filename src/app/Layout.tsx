@@ -1,5 +1,6 @@
 import { Suspense, useEffect } from 'react';
-import { Outlet, useLocation, useMatches } from 'react-router-dom';
+import { matchPath, Outlet, useLocation } from 'react-router-dom';
+import { routes } from './catalogue';
 import messages from '../../messages/ja.json';
 import { reportHeightBurst } from './frame';
 import { format } from '../shared/format';
@@ -7,8 +8,7 @@ import { ScreenErrorBoundary } from './ScreenErrorBoundary';
 
 export function Layout() {
   const location = useLocation();
-  const matches = useMatches();
-  const title = (matches.at(-1)?.handle as { title?: string } | undefined)?.title;
+  const title = routes.find((entry) => matchPath(entry.path, location.pathname))?.title;
   useEffect(() => {
     document.title = title ? format(messages.app.titleFormat, { title, site: messages.site.name }) : messages.site.name;
     window.scrollTo(0, 0);

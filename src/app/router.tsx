@@ -1,7 +1,7 @@
 // The router, built from schemas/catalogue.json: every catalogue entry becomes a route under
 // /user with its title, its lazily loaded screen, and the member guard where access is member.
 import { createElement } from 'react';
-import { createBrowserRouter, Navigate, useLocation, type RouteObject } from 'react-router-dom';
+import { Navigate, useLocation, useRoutes, type RouteObject } from 'react-router-dom';
 import { basePath, indexPath, loginPath, routes, type RouteEntry } from './catalogue';
 import { screenComponent } from './screen-loader';
 import { token } from './session';
@@ -22,7 +22,6 @@ export function routeObjects(): RouteObject[] {
         { index: true, element: <Navigate to={indexPath} replace /> },
         ...routes.map<RouteObject>((entry) => ({
           path: entry.path,
-          handle: { title: entry.title, access: entry.access },
           element: entry.access === 'member' ? <MemberGuard entry={entry} /> : createElement(screenComponent(entry.screen)),
         })),
         { path: '*', element: <Navigate to="/" replace /> },
@@ -31,4 +30,12 @@ export function routeObjects(): RouteObject[] {
   ];
 }
 
-export const createRouter = () => createBrowserRouter(routeObjects(), { basename: basePath });
+const ROUTES = routeObjects();
+
+/** The app's routes, for a <BrowserRouter basename={basePath}> (main.tsx). Declarative routing:
+ *  the app uses no loaders or actions, so the data router's code stays out of the bundle (ADR 017). */
+export function AppRoutes() {
+  return useRoutes(ROUTES);
+}
+
+export { basePath };

@@ -1,7 +1,7 @@
 // Every environment variable the server reads, checked once at start-up (fail fast).
 // README lists them with their defaults.
 import { join, resolve } from 'node:path';
-import messages from '../../messages/ja.json';
+import mail from '../../messages/mail.ja.json';
 
 export interface Config {
   port: number;
@@ -79,7 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const smtpUrl = env.SMTP_URL || undefined;
   if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) throw new Error('SMTP_URL must be an smtp:// or smtps:// URL');
-  const mailFrom = env.MAIL_FROM ?? messages.site.mailFrom;
+  const mailFrom = env.MAIL_FROM ?? mail.from;
   const mailDomain = /@([^>\s]+)>?\s*$/.exec(mailFrom)?.[1];
   if (!mailDomain) throw new Error(`MAIL_FROM must contain an address, got "${mailFrom}"`);
   return {

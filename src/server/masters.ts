@@ -18,6 +18,10 @@ export function masterFile(): Record<MasterName, MasterOption[]> {
   return JSON.parse(readFileSync(FILE, 'utf8'));
 }
 
+// The lists change only when seedMasters runs (at every start), yet every profile answer needs
+// two of them: keep each list per database handle, and forget them when the lists are reseeded.
+const cache = new WeakMap<Db, Map<MasterName, Promise<MasterOption[]>>>();
+
 export async function seedMasters(db: Db, lists = masterFile()): Promise<void> {
   await db.transaction().execute(async (tx) => {
     for (const name of MASTER_NAMES) {
@@ -30,10 +34,21 @@ export async function seedMasters(db: Db, lists = masterFile()): Promise<void> {
         .execute();
     }
   });
+  // after the commit: a read that raced the reseed must not stay cached
+  cache.delete(db);
 }
 
-export async function masterOptions(db: Db, name: MasterName): Promise<MasterOption[]> {
-  return db.selectFrom('master_options').select(['value', 'label']).where('master_name', '=', name).orderBy('sort_order').execute();
+export function masterOptions(db: Db, name: MasterName): Promise<MasterOption[]> {
+  let lists = cache.get(db);
+  if (!lists) cache.set(db, (lists = new Map()));
+  let options = lists.get(name);
+  if (!options) {
+    options = db.selectFrom('master_options').select(['value', 'label']).where('master_name', '=', name).orderBy('sort_order').execute();
+    lists.set(name, options);
+    // a failed read (database down) is not kept: the next call tries again
+    options.catch(() => lists.delete(name));
+  }
+  return options;
 }
 
 /** The values of `name` that are not in its list (empty when all are known). */

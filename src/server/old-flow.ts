@@ -5,13 +5,13 @@ import { createRegistrationLinks } from './services/registration-links';
 import { isTaken } from './registrations';
 import { format } from '../shared/format';
 import catalogue from '../../schemas/catalogue.json';
-import messages from '../../messages/ja.json';
+import mail from '../../messages/mail.ja.json';
 
 /** Where the mailed link opens: the old registration screen (docs/decisions/006). */
 const LINK_ROUTE = `${catalogue.basePath}/old/register`;
 
 export function lifetimeText(seconds: number): string {
-  return seconds % 3600 === 0 ? format(messages.durations.hours, { n: seconds / 3600 }) : format(messages.durations.minutes, { n: Math.ceil(seconds / 60) });
+  return seconds % 3600 === 0 ? format(mail.durations.hours, { n: seconds / 3600 }) : format(mail.durations.minutes, { n: Math.ceil(seconds / 60) });
 }
 
 export function oldFlow(ctx: AppContext) {

@@ -10,14 +10,14 @@ import {
   applicationRow,
   clearOperatorTables,
   countNotices,
-  messages,
+  operatorText,
   myPage,
   nextRegisterNumber,
   noticesOf,
   operator,
 } from './operator-support';
 
-const text = messages.operator;
+const text = operatorText;
 const APPROVED_NOTICE = '会員登録が承認されました。';
 const DECLINED_NOTICE = '会員登録のお申し込みについて、今回はご登録を見送らせていただきました。';
 

@@ -10,14 +10,14 @@ import {
   clearOperatorTables,
   countNotices,
   inquiryRow,
-  messages,
+  operatorText,
   myPage,
   nextTicketNo,
   noticesOf,
   operator,
 } from './operator-support';
 
-const text = messages.operator;
+const text = operatorText;
 const noticeFor = (ticketNo: string) => `お問い合わせ（受付番号：${ticketNo}）に回答しました。`;
 const ANSWER = '審査には通常5営業日ほどかかります。\n結果はメールでお知らせします。';
 

@@ -4,9 +4,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/server/db/connect';
 import { DATABASES, Harness, setUpOrFail } from '../support/api-harness';
-import { clearOperatorTables, countNotices, messages, myPage, noticesOf, operator } from './operator-support';
+import { clearOperatorTables, countNotices, operatorText, myPage, noticesOf, operator } from './operator-support';
 
-const text = messages.operator;
+const text = operatorText;
 
 async function addNotice(db: Db, userId: string | null, message: string, createdAt: string) {
   await db.insertInto('notifications').values({ id: randomUUID(), user_id: userId, message, created_at: createdAt }).execute();

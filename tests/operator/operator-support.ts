@@ -8,7 +8,7 @@ import type { Output } from '../../src/server/operator/output';
 import { runOperator } from '../../src/server/operator/run';
 import type { Harness } from '../support/api-harness';
 
-export { default as messages } from '../../messages/ja.json';
+export { default as operatorText } from '../../messages/operator.ja.json';
 
 export class RecordingOutput implements Output {
   readonly outLines: string[] = [];

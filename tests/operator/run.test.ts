@@ -3,9 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { COMMANDS, runOperator, type Connection } from '../../src/server/operator/run';
 import { FakeMailer } from '../support/api-harness';
-import { RecordingOutput, messages } from './operator-support';
+import { RecordingOutput, operatorText } from './operator-support';
 
-const text = messages.operator;
+const text = operatorText;
 
 const noDatabase = async (): Promise<Connection> => {
   throw new Error('the database must not be opened');

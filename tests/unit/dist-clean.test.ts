@@ -1,12 +1,21 @@
 // The client bundle runs under a CSP without 'unsafe-eval': no ajv compiler and no code
-// generation at run time. Builds the client (as `npm run build` does, into a temporary folder,
-// since `npm test` runs the unit tests before the build) and scans every emitted script.
+// generation at run time; it carries only text the browser shows; and each route's first load
+// stays within its byte budget (bench/budgets.json, gzip). Builds the client (as `npm run build`
+// does, into a temporary folder, since `npm test` runs the unit tests before the build) and
+// scans every emitted script.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from 'vite';
+import catalogue from '../../schemas/catalogue.json';
+import messages from '../../messages/ja.json';
+import mailMessages from '../../messages/mail.ja.json';
+import operatorMessages from '../../messages/operator.ja.json';
+import budgets from '../../bench/budgets.json';
+import { readManifest, routeFiles } from '../../src/server/route-assets';
+import { routeWeight } from '../../tools/bundle-weight';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -33,11 +42,18 @@ function listFiles(dir: string): string[] {
 
 beforeAll(async () => {
   outDir = mkdtempSync(join(tmpdir(), 'member-site-dist-'));
+  // vitest runs with NODE_ENV=test, which would give React's development build: build what
+  // `npm run build` builds.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
   await build({
     root: ROOT,
     configFile: join(ROOT, 'vite.config.ts'),
     logLevel: 'silent',
+    mode: 'production',
     build: { outDir, emptyOutDir: true, sourcemap: false, reportCompressedSize: false },
+  }).finally(() => {
+    process.env.NODE_ENV = nodeEnv;
   });
   scripts = listFiles(outDir)
     .filter((f) => /\.(m?js|cjs)$/.test(f))
@@ -68,5 +84,52 @@ describe('client bundle', () => {
       return `${file}: …${code.slice(Math.max(0, at - 60), at + 60)}…`;
     });
     expect(hits).toEqual([]);
+  });
+});
+
+/** Every string in a message file (the `$comment`s excepted). */
+function texts(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (!value || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, child]) => (key === '$comment' ? [] : texts(child)));
+}
+
+describe('client bundle: only the text the browser shows', () => {
+  // Mail and operator texts live in server-only files. Short ones (a label such as
+  // 「お問い合わせ内容」, the secretariat's name) may well be on a form too: look for sentences.
+  const shown = texts(messages).join('\n');
+  const serverOnly = [...texts(mailMessages), ...texts(operatorMessages)].filter((text) => text.length >= 20 && !shown.includes(text));
+  const keysOf = (value: object): string[] => Object.entries(value).flatMap(([key, child]) => [key, ...(child && typeof child === 'object' ? keysOf(child) : [])]);
+  const shownKeys = new Set(keysOf(messages));
+
+  it('the server-only message files hold texts to look for', () => {
+    expect(serverOnly.length).toBeGreaterThan(20);
+  });
+
+  it('no script carries a mail template, the operator tool’s words or their keys', () => {
+    // e.g. applicationDeclined, a mail template and a member notice of the operator tool
+    const keys = [...Object.keys(mailMessages.templates), ...keysOf(operatorMessages.memberNotice)].filter((key) => key.length >= 8 && !shownKeys.has(key));
+    expect(keys).toContain('applicationDeclined');
+    const hits = scripts.flatMap(({ file, code }) => [...serverOnly, ...keys.map((key) => `"${key}"`), ...keys.map((key) => `${key}:`)].filter((text) => code.includes(text)).map((text) => `${file}: ${text.slice(0, 40)}`));
+    expect(hits).toEqual([]);
+  });
+});
+
+describe('client bundle: first-load bytes per route', () => {
+  const budgetOf = (path: string) => (budgets.routes as Record<string, number>)[path] ?? budgets.defaultRoute;
+
+  it('counts a screen’s chunk and its imports on top of the entry', () => {
+    const manifest = readManifest(outDir);
+    const login = routeFiles(manifest, 'login').js;
+    expect(login[0]).toBe(manifest['index.html'].file);
+    expect(login).toContain(manifest['src/screens/login/index.tsx'].file);
+    expect(login.some((file) => /SchemaForm-/.test(file))).toBe(true);
+    const entryOnly = routeWeight(outDir, manifest, 'no-such-screen');
+    expect(routeWeight(outDir, manifest, 'login').gzip).toBeGreaterThan(entryOnly.gzip);
+  });
+
+  it.each(catalogue.routes.map((route) => [route.path, route.screen] as const))('%s is within its gzip budget', (path, screen) => {
+    const weight = routeWeight(outDir, readManifest(outDir), screen);
+    expect(weight.gzip, `${path}: ${weight.files} files, ${weight.gzip} bytes gzip (budget ${budgetOf(path)})`).toBeLessThanOrEqual(budgetOf(path));
   });
 });

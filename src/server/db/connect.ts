@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { migrationProvider } from './migrations';
 import { seedMasters } from '../masters';
+import { withStatementCache } from './statement-cache';
 import type { Database } from './types';
 
 export type Db = Kysely<Database>;
@@ -30,7 +31,7 @@ export function openDb({ databaseUrl, dataDir, pgSchema }: DbOptions): Db {
   file.pragma('journal_mode = WAL');
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
 }
 
 /** Brings the schema up to date and refreshes the master lists from their data file. */

@@ -1,10 +1,10 @@
 // Japanese mail, plain text and HTML, over SMTP (the embedded catcher by default).
 import nodemailer from 'nodemailer';
 import messages from '../../../messages/ja.json';
+import mail from '../../../messages/mail.ja.json';
 import { format } from '../../shared/format';
 
-type Templates = Omit<typeof messages.mail, 'footer'>;
-export type MailTemplate = keyof Templates;
+export type MailTemplate = keyof typeof mail.templates;
 
 export interface Mailer {
   send(to: string, template: MailTemplate, values?: Record<string, string | number>): Promise<void>;
@@ -14,9 +14,9 @@ const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 export function renderMail(template: MailTemplate, values: Record<string, string | number> = {}) {
-  const all = { site: messages.site.name, operator: messages.site.operator, ...values };
-  const { subject, body } = messages.mail[template];
-  const text = `${format(body, all)}\n\n――――――――――\n${format(messages.mail.footer, all)}\n`;
+  const all = { site: messages.site.name, operator: mail.operator, ...values };
+  const { subject, body } = mail.templates[template];
+  const text = `${format(body, all)}\n\n――――――――――\n${format(mail.footer, all)}\n`;
   const html = `<!doctype html><html lang="ja"><body style="font-family:sans-serif;line-height:1.7;color:#222">${text
     .split('\n')
     .map((line) => escapeHtml(line) || '&nbsp;')

@@ -11,7 +11,7 @@ export interface Command {
   name: string;
   /** The syntax lines --help shows (a command may have more than one form). */
   usage: string[];
-  /** Key of its one-line description in messages/ja.json operator.summaries. */
+  /** Key of its one-line description in messages/operator.ja.json summaries. */
   summary: string;
   run: CommandRun;
 }

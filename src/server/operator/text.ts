@@ -1,9 +1,9 @@
-// The tool's own words (messages/ja.json "operator"), filled in like every other message.
-import messages from '../../../messages/ja.json';
+// The tool's own words (messages/operator.ja.json, server only), filled in like every other message.
+import operatorMessages from '../../../messages/operator.ja.json';
 import { format } from '../../shared/format';
 import { OperatorError, describeError } from './errors';
 
-export const text = messages.operator;
+export const text = operatorMessages;
 
 export const say = format;
 

@@ -9,6 +9,7 @@ import { masterOptions, unknownMasterFields } from '../masters';
 import { iso, now } from '../services/clock';
 import type { ProfileUpdate, UserInfo } from '../../shared/api-types';
 import messages from '../../../messages/ja.json';
+import { userInfoResponse } from './response-schemas';
 
 const DEFAULT_JOB = '1';
 const DEFAULT_INDUSTRY = '8';
@@ -50,7 +51,7 @@ export async function activeMember(db: Db, id: string): Promise<User> {
 }
 
 export function userInfoRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.get('/v1/user/info', { config: { auth: 'member' } }, async (request) => userInfo(ctx.db, await activeMember(ctx.db, requireMember(request))));
+  app.get('/v1/user/info', { config: { auth: 'member' }, schema: { response: userInfoResponse } }, async (request) => userInfo(ctx.db, await activeMember(ctx.db, requireMember(request))));
 
   app.put('/v1/user/info', { config: { auth: 'member' } }, async (request) => {
     const body = ctx.parse<ProfileUpdate>('api.user-update.json', request.body);

@@ -1,0 +1,105 @@
+// Keystroke → next paint on registration STEP2, as a member types: unthrottled and with the CPU
+// slowed 4× (Chrome DevTools Protocol). A key's time is its interaction's Event Timing duration
+// (keydown to the paint after its keydown/keypress/input handlers, as INP counts it). Event
+// Timing reports only interactions of 16 ms or more; a faster key is timed from its event to
+// the start of the next animation frame, the frame that paints it.
+import { chromium, type Page } from '@playwright/test';
+import { codeIn, typeCode, waitForMail } from '../e2e/support/fixtures';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './lighthouse';
+import type { Stack } from './stack';
+
+export interface KeystrokeRow {
+  cpu: string;
+  keys: number;
+  p50Ms: number;
+  p95Ms: number;
+}
+
+const TEXT = 'Sample-Pass1!Tanaka'; // every key re-checks the password checklist
+const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)];
+
+async function reachStep2(page: Page, stack: Stack) {
+  const email = `bench-${Date.now()}@example.com`;
+  const box = (name: string) => page.getByRole('textbox', { name, exact: true });
+  await page.goto(`${stack.appUrl}/user/register`);
+  await box('メールアドレス').fill(email);
+  await box('メールアドレス（確認用）').fill(email);
+  await page.getByRole('button', { name: '認証コードを送信' }).click();
+  await typeCode(page, codeIn(await waitForMail(email, 1, stack.mailUrl)));
+  await page.getByRole('button', { name: '認証コードを登録' }).click();
+  await box('パスワード').waitFor();
+}
+
+interface KeyLog {
+  keys: Array<{ at: number; toFrame: number }>;
+  /** Event Timing: interactionId → [keydown start, longest duration among its events]. */
+  timed: Map<number, { start: number; duration: number }>;
+}
+
+async function listenToKeys(page: Page) {
+  await page.evaluate(() => {
+    const log: KeyLog = { keys: [], timed: new Map() };
+    (window as unknown as { keyLog: KeyLog }).keyLog = log;
+    window.addEventListener(
+      'keydown',
+      (event) => {
+        const at = event.timeStamp;
+        requestAnimationFrame((frame) => log.keys.push({ at, toFrame: frame - at }));
+      },
+      { capture: true },
+    );
+    new PerformanceObserver((list) => {
+      // interactionId groups the keydown, keypress and input of one key (not in TypeScript's DOM types yet)
+      for (const entry of list.getEntries() as Array<PerformanceEventTiming & { interactionId?: number }>) {
+        if (!entry.interactionId) continue;
+        const known = log.timed.get(entry.interactionId);
+        const start = entry.name === 'keydown' ? entry.startTime : (known?.start ?? NaN);
+        log.timed.set(entry.interactionId, { start, duration: Math.max(entry.duration, known?.duration ?? 0) });
+      }
+    }).observe({ type: 'event', durationThreshold: 16, buffered: true } as PerformanceObserverInit);
+  });
+}
+
+/** One time per key: its Event Timing duration, or the time to its frame when it was under 16 ms. */
+function keyTimes(page: Page): Promise<number[]> {
+  return page.evaluate(async () => {
+    await new Promise((resolve) => setTimeout(resolve, 500)); // let the last entries arrive
+    const { keys, timed } = (window as unknown as { keyLog: KeyLog }).keyLog;
+    const durations = [...timed.values()];
+    return keys.map((key) => durations.find((timing) => Math.abs(timing.start - key.at) < 1)?.duration ?? key.toFrame);
+  });
+}
+
+async function typeInto(page: Page, field: string) {
+  await page.getByRole('textbox', { name: field, exact: true }).click();
+  for (const key of TEXT) {
+    await page.keyboard.press(key === '!' ? 'Shift+Digit1' : key);
+    await page.waitForTimeout(60);
+  }
+  for (let i = 0; i < TEXT.length; i++) {
+    await page.keyboard.press('Backspace');
+    await page.waitForTimeout(60);
+  }
+}
+
+export async function measureKeystrokes(stack: Stack): Promise<KeystrokeRow[]> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS.filter((flag) => !flag.startsWith('--headless')) });
+  try {
+    const rows: KeystrokeRow[] = [];
+    for (const rate of [1, 4]) {
+      const page = await browser.newPage({ locale: 'ja-JP' });
+      await reachStep2(page, stack);
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+      await listenToKeys(page);
+      await typeInto(page, 'パスワード');
+      await typeInto(page, '姓（ローマ字）');
+      const samples = await keyTimes(page);
+      rows.push({ cpu: rate === 1 ? 'unthrottled' : `${rate}× slower`, keys: samples.length, p50Ms: percentile(samples, 50), p95Ms: percentile(samples, 95) });
+      await page.close();
+    }
+    return rows;
+  } finally {
+    await browser.close();
+  }
+}

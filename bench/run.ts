@@ -1,0 +1,81 @@
+// npm run bench: builds the client, starts the production stack on free ports and prints one
+// table of what a phone gets (ADR 017). Not a test: the figures depend on the machine; the byte
+// budgets that must hold are checked in npm test (tests/unit/dist-clean.test.ts).
+//   npm run bench -- --only=bytes,api   run some sections only (bytes, lighthouse, keys, api, login)
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'vite';
+import catalogue from '../schemas/catalogue.json';
+import budgets from './budgets.json';
+import { readManifest, routeFiles } from '../src/server/route-assets';
+import { routeWeight } from '../tools/bundle-weight';
+import { runLighthouse } from './lighthouse';
+import { measureKeystrokes } from './keystroke';
+import { measureApi, measureLogin } from './api';
+import { ROOT, startStack } from './stack';
+
+const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
+const wanted = (section: string) => !only || only.includes(section);
+const kb = (bytes: number) => (bytes / 1000).toFixed(1);
+const ms = (value: number) => value.toFixed(1);
+const table = (head: string[], rows: Array<Array<string | number>>) =>
+  [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+const print = (title: string, body: string) => console.log(`\n${title}\n\n${body}`);
+
+const distDir = join(ROOT, 'dist');
+if (!process.argv.includes('--no-build')) {
+  console.log('Building the client …');
+  await build({ root: ROOT, logLevel: 'warn', mode: 'production' });
+}
+console.log(`# npm run bench, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${process.version}`);
+
+if (wanted('bytes')) {
+  const manifest = readManifest(distDir);
+  const budgetOf = (path: string) => (budgets.routes as Record<string, number>)[path] ?? budgets.defaultRoute;
+  const rows = catalogue.routes.map((route) => {
+    const weight = routeWeight(distDir, manifest, route.screen);
+    const requests = 1 + weight.files + routeFiles(manifest, route.screen).css.length; // HTML + scripts + styles
+    return [`/user/${route.path}`, weight.files, requests, kb(weight.raw), kb(weight.gzip), kb(weight.brotli), `${kb(budgetOf(route.path))}${weight.gzip > budgetOf(route.path) ? ' **over**' : ''}`];
+  });
+  print('First-load JS per route (KB = 1000 bytes; requests = HTML + scripts + styles, all preloaded from the HTML)', table(['route', 'scripts', 'requests', 'raw', 'gzip', 'brotli', 'gzip budget'], rows));
+}
+
+const stack = wanted('lighthouse') || wanted('keys') || wanted('api') || wanted('login') ? await startStack() : undefined;
+const workDir = mkdtempSync(join(tmpdir(), 'member-site-bench-work-'));
+try {
+  if (stack && wanted('lighthouse')) {
+    // Lighthouse's own advice for a noisy machine: several runs, the median by performance.
+    const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+    const rows = [];
+    for (const path of ['login', 'register']) {
+      const runs = [];
+      for (let i = 0; i < RUNS; i++) runs.push(await runLighthouse(`${stack.appUrl}/user/${path}`));
+      const result = runs.sort((a, b) => a.performance - b.performance)[Math.floor(RUNS / 2)];
+      rows.push([`/user/${path}`, `${result.performance} (runs: ${runs.map((run) => run.performance).join(', ')})`, result.accessibility, ms(result.fcpMs), ms(result.lcpMs), ms(result.tbtMs), result.cls.toFixed(3), result.failedAccessibility.join('; ') || '–']);
+    }
+    print(`Lighthouse, mobile (simulated slow 4G, 4× CPU), median of ${RUNS} runs; targets: performance ≥ 95, accessibility 100`, table(['page', 'performance', 'accessibility', 'FCP ms', 'LCP ms', 'TBT ms', 'CLS', 'accessibility findings'], rows));
+  }
+  if (stack && wanted('keys')) {
+    const rows = (await measureKeystrokes(stack)).map((row) => [row.cpu, row.keys, ms(row.p50Ms), ms(row.p95Ms)]);
+    print('Keystroke → next paint, registration STEP2 (password and roman-name fields); targets p95 ≤ 16 ms / ≤ 50 ms at 4×', table(['CPU', 'keys', 'p50 ms', 'p95 ms'], rows));
+  }
+  if (stack && wanted('api')) {
+    const rows = (await measureApi(stack, workDir)).map((row) => [
+      row.route,
+      Math.round(row.reqPerSec),
+      row.p99Ms,
+      Math.round(row.bareReqPerSec),
+      row.bareP99Ms,
+      `${((row.reqPerSec / row.bareReqPerSec) * 100).toFixed(1)}%`,
+    ]);
+    print('API under load (autocannon, 10 connections) against a bare Fastify answering the same JSON; target ≥ 20% of bare', table(['route', 'req/s', 'p99 ms', 'bare req/s', 'bare p99 ms', 'of bare'], rows));
+  }
+  if (stack && wanted('login')) {
+    const { loginMs, argon2Ms } = await measureLogin(stack);
+    print('Login (trusted device, no code) against one argon2 verify, medians of 10', table(['login ms', 'argon2 verify ms', 'login / verify'], [[ms(loginMs), ms(argon2Ms), (loginMs / argon2Ms).toFixed(2)]]));
+  }
+} finally {
+  await stack?.stop();
+  rmSync(workDir, { recursive: true, force: true });
+}
