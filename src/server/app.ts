@@ -24,6 +24,9 @@ import { memberRoutes } from './routes/member';
 import { accountRoutes } from './routes/account';
 import { contactRoutes } from './routes/contact';
 import { passwordResetRoutes } from './routes/password-reset';
+import { healthRoutes } from './routes/health';
+import { isDatabaseUnavailable } from './db/errors';
+import { TextGuardPlugin } from './db/text-guard';
 
 export interface BuildOptions {
   db: Db;
@@ -38,7 +41,12 @@ export interface BuildOptions {
   /** Vite's dev client needs an inline preamble script and a websocket; never in production. */
   devCsp?: boolean;
   logger?: boolean;
+  /** Milliseconds a client has to send a whole request (slow bodies are dropped with 408). */
+  requestTimeoutMs?: number;
 }
+
+/** Browser features the app never uses, switched off for it and anything it might embed. */
+export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()';
 
 export function securityPolicy(parentOrigins: string[], dev = false) {
   return {
@@ -57,7 +65,16 @@ export function securityPolicy(parentOrigins: string[], dev = false) {
 }
 
 export async function build(opts: BuildOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 64 * 1024, trustProxy: true });
+  const requestTimeout = opts.requestTimeoutMs ?? 15_000;
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: 64 * 1024,
+    trustProxy: true,
+    // A request must arrive whole within requestTimeout, and a silent socket is closed after
+    // twice that: half-sent bodies cannot hold connections open.
+    requestTimeout,
+    connectionTimeout: requestTimeout * 2,
+  });
   await app.register(fastifyCookie);
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: { useDefaults: false, directives: securityPolicy(opts.config.parentOrigins, opts.devCsp) },
@@ -65,6 +82,13 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
     crossOriginEmbedderPolicy: false,
   });
 
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('permissions-policy', PERMISSIONS_POLICY);
+    // A member's answers carry their personal data: no browser or proxy may keep a copy.
+    if (request.memberId || request.headers.authorization) reply.header('cache-control', 'no-store');
+  });
+
+  const db = opts.db.withPlugin(new TextGuardPlugin());
   const { ajv } = createServerAjv();
   const mailer: Mailer = {
     async send(to, template, values) {
@@ -76,12 +100,12 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
       }
     },
   };
-  const sessions = createSessions(opts.db, opts.config.sessionSeconds, opts.config.trustedDeviceDays);
+  const sessions = createSessions(db, opts.config.sessionSeconds, opts.config.trustedDeviceDays);
   const ctx: AppContext = {
-    db: opts.db,
+    db,
     mailer,
     sessions,
-    codes: createCodes(opts.db, { ...opts.config, secret: opts.secret }),
+    codes: createCodes(db, { ...opts.config, secret: opts.secret }),
     config: opts.config,
     secret: opts.secret,
     parse<T>(schemaId: string, raw: unknown): T {
@@ -101,6 +125,10 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
   installAuth(app, opts.clientKey, sessions);
   app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
     if (error instanceof ApiError) return reply.code(error.status).send(error.toBody());
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply.code(503).header('retry-after', '5').send(new ApiError('DB_UNAVAILABLE').toBody());
+    }
     const status = error.statusCode ?? 500;
     if (status < 500) return reply.code(status).send(new ApiError('BAD_REQUEST').toBody());
     request.log.error({ err: error }, 'unhandled error');
@@ -108,6 +136,7 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
   });
   app.setNotFoundHandler((_, reply) => reply.code(404).send(new ApiError('NOT_FOUND').toBody()));
 
+  healthRoutes(app, ctx);
   userAuthRoutes(app, ctx);
   userInfoRoutes(app, ctx);
   registrationRoutes(app, ctx);

@@ -56,6 +56,7 @@ export const API_MESSAGES: Partial<Record<ErrorCode, string>> = {
   MASTER_UNKNOWN: '選択肢の一覧にない値です。選択し直してください。',
   WRONG_PASSWORD: 'パスワードが正しくありません。',
   IDENTITY_FAILED: '本人確認ができませんでした。入力内容をご確認ください。',
+  DB_UNAVAILABLE: 'ただいまサービスに接続しにくい状態です。しばらく時間をおいてから、もう一度お試しください。',
   TOO_MANY_ATTEMPTS: '試行回数の上限に達しました。しばらく時間をおいてから、もう一度お試しください。',
 };
 
@@ -122,7 +123,7 @@ async function pgAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
 }
 
 /** A migrated, empty database: SQLite in a fresh temp dir, or a fresh PostgreSQL schema. */
-export async function openTestDb(kind: DbKind): Promise<TestDb> {
+export async function openTestDb(kind: DbKind, { applicationName }: { applicationName?: string } = {}): Promise<TestDb> {
   const dataDir = await mkdtemp(join(tmpdir(), 'member-site-api-'));
   if (kind === 'sqlite') {
     const db = openDb({ dataDir });
@@ -149,7 +150,7 @@ export async function openTestDb(kind: DbKind): Promise<TestDb> {
     await rm(dataDir, { recursive: true, force: true });
     throw error;
   });
-  const db = openDb({ databaseUrl: PG_URL, dataDir, pgSchema });
+  const db = openDb({ databaseUrl: PG_URL, dataDir, pgSchema, applicationName, onPoolError: () => {} });
   try {
     await migrate(db);
   } catch (error) {
@@ -382,8 +383,11 @@ export class Harness {
   ) {}
 
   /** `plugins` are applied to the app's view of the database only; `harness.db` stays plain. */
-  static async start(kind: DbKind, { config = {}, plugins = [] }: { config?: Partial<AppConfig>; plugins?: KyselyPlugin[] } = {}): Promise<Harness> {
-    const testDb = await openTestDb(kind);
+  static async start(
+    kind: DbKind,
+    { config = {}, plugins = [], applicationName }: { config?: Partial<AppConfig>; plugins?: KyselyPlugin[]; applicationName?: string } = {},
+  ): Promise<Harness> {
+    const testDb = await openTestDb(kind, { applicationName });
     const mailer = new FakeMailer();
     try {
       const appDb = plugins.reduce<Db>((db, plugin) => db.withPlugin(plugin), testDb.db);
