@@ -14,7 +14,7 @@ import { createServerAjv } from './validation';
 import { toFieldErrors } from '../shared/validation/field-errors';
 import type { AppConfig, AppContext } from './context';
 import { serveClient } from './client-files';
-import { trimFreeText } from './free-text';
+import { canonicaliseEmails, trimFreeText } from './free-text';
 import type { ClientSettings } from '../shared/api-types';
 import { userAuthRoutes } from './routes/user-auth';
 import { userInfoRoutes } from './routes/user-info';
@@ -27,6 +27,9 @@ import { passwordResetRoutes } from './routes/password-reset';
 import { healthRoutes } from './routes/health';
 import { isDatabaseUnavailable } from './db/errors';
 import { TextGuardPlugin } from './db/text-guard';
+import { createRateLimits } from './limits/rate-limits';
+import { installIpLimit } from './limits/ip-limit';
+import type { Redis } from 'ioredis';
 
 export interface BuildOptions {
   db: Db;
@@ -43,6 +46,12 @@ export interface BuildOptions {
   logger?: boolean;
   /** Milliseconds a client has to send a whole request (slow bodies are dropped with 408). */
   requestTimeoutMs?: number;
+  /** Fastify trustProxy: whose X-Forwarded-For names the client (the per-IP limit counts it). */
+  trustProxy?: string | boolean;
+  /** Attempt counters in Redis instead of the database (REDIS_URL). */
+  redis?: Redis;
+  /** Namespace of the attempt counters' keys (tests sharing one Redis use their own). */
+  limitPrefix?: string;
 }
 
 /** Browser features the app never uses, switched off for it and anything it might embed. */
@@ -69,7 +78,7 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ?? false,
     bodyLimit: 64 * 1024,
-    trustProxy: true,
+    trustProxy: opts.trustProxy ?? 'loopback,linklocal,uniquelocal',
     // A request must arrive whole within requestTimeout, and a silent socket is closed after
     // twice that: half-sent bodies cannot hold connections open.
     requestTimeout,
@@ -100,12 +109,14 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
       }
     },
   };
+  const limits = createRateLimits(opts.config.limits, { db, redis: opts.redis, prefix: opts.limitPrefix });
   const sessions = createSessions(db, opts.config.sessionSeconds, opts.config.trustedDeviceDays);
   const ctx: AppContext = {
     db,
     mailer,
     sessions,
-    codes: createCodes(db, { ...opts.config, secret: opts.secret }),
+    limits,
+    codes: createCodes(db, { ...opts.config, secret: opts.secret }, limits, mailer),
     config: opts.config,
     secret: opts.secret,
     parse<T>(schemaId: string, raw: unknown): T {
@@ -118,10 +129,11 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
         if ('' in fields) throw new ApiError('BAD_REQUEST');
         throw new ApiError('VALIDATION', fields);
       }
-      return body as T;
+      return canonicaliseEmails(body) as T;
     },
   };
 
+  installIpLimit(app, limits);
   installAuth(app, opts.clientKey, sessions);
   app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
     if (error instanceof ApiError) return reply.code(error.status).send(error.toBody());

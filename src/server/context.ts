@@ -4,10 +4,11 @@ import type { Mailer } from './mail/mailer';
 import type { Codes } from './services/codes';
 import type { Sessions } from './services/sessions';
 import type { Config } from './config';
+import type { RateLimits } from './limits/rate-limits';
 
 export type AppConfig = Pick<
   Config,
-  'sessionSeconds' | 'codeTtlSeconds' | 'codeMaxAttempts' | 'codesPerHour' | 'trustedDeviceDays' | 'verifiedEmailSeconds' | 'parentOrigins' | 'siteTopUrl' | 'monitorUrl' | 'surveyUrl' | 'mailDomain'
+  'sessionSeconds' | 'codeTtlSeconds' | 'codeMaxAttempts' | 'codesPerHour' | 'trustedDeviceDays' | 'verifiedEmailSeconds' | 'parentOrigins' | 'siteTopUrl' | 'monitorUrl' | 'surveyUrl' | 'mailDomain' | 'limits'
 >;
 
 export interface AppContext {
@@ -15,6 +16,7 @@ export interface AppContext {
   mailer: Mailer;
   codes: Codes;
   sessions: Sessions;
+  limits: RateLimits;
   config: AppConfig;
   /** Server secret for keyed hashes. */
   secret: string;

@@ -16,6 +16,8 @@ import type { AppConfig } from '../../src/server/context';
 import type { Mailer, MailTemplate } from '../../src/server/mail/mailer';
 import type { ErrorCode } from '../../src/server/errors';
 import { createMember } from '../../src/server/seed';
+import { DEFAULT_LIMITS } from '../../src/server/limits/rate-limits';
+import { canonicalEmail } from '../../src/shared/canonical-email';
 
 export const CLIENT_KEY = 'test-client-key-4f7a1c2e9b';
 export const SECRET = 'test-secret-0c3d5e7f9a1b3c5d7e9f';
@@ -34,6 +36,8 @@ export const testConfig: AppConfig = {
   monitorUrl: 'http://localhost:8080/monitor',
   surveyUrl: 'http://localhost:8080/survey',
   mailDomain: 'nichiiki.example.jp',
+  // Suites send thousands of requests from one address; the per-IP limit has its own tests.
+  limits: { ...DEFAULT_LIMITS, ipRequests: 1_000_000 },
 };
 
 /** The exact Japanese text each error code must answer with (messages/ja.json "api"). */
@@ -79,8 +83,9 @@ export class FakeMailer implements Mailer {
     this.sent.push({ to, template, values });
   }
 
+  /** Mail to `address` in any spelling (the server writes addresses in canonical form). */
   to(address: string): SentMail[] {
-    return this.sent.filter((m) => m.to === address);
+    return this.sent.filter((m) => canonicalEmail(m.to) === canonicalEmail(address));
   }
 
   /** The code in the latest mail to `address`. */

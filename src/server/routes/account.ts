@@ -24,15 +24,16 @@ verifyFlows.set('email_change', {
     const { email } = ctx.parse<{ email: string }>('api.user-verify-email-change.json', request.body);
     const member = await activeMember(ctx.db, requireMember(request));
     const owner = await ctx.db.selectFrom('users').select('id').where('email', '=', email).where('status', '=', 'active').executeTakeFirst();
-    if (owner) throw taken();
-    const code = await ctx.codes.issue('email_change', changeKey(member.id, email), member.id);
-    await ctx.mailer.send(email, 'emailChangeCode', { code, minutes: Math.round(ctx.config.codeTtlSeconds / 60) });
+    // Another member's address gets the same answer after the same work, and that member hears
+    // of the attempt (no enumeration of members; docs/decisions/015).
+    const mail = owner ? { to: email, template: 'emailChangeAttempted' as const, decoy: true } : { to: email, template: 'emailChangeCode' as const };
+    await ctx.codes.issue('email_change', changeKey(member.id, email), member.id, mail);
     return { message: 'sent' };
   },
 });
 
 export function accountRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.post('/v1/user/email/change', { config: { auth: 'member' } }, async (request) => {
+  app.post('/v1/user/email/change', { config: { auth: 'member', limited: true } }, async (request) => {
     const { email, code } = ctx.parse<{ email: string; code: string }>('api.user-email-change.json', request.body);
     const member = await activeMember(ctx.db, requireMember(request));
     await ctx.codes.consume('email_change', changeKey(member.id, email), code);
@@ -41,7 +42,12 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext) {
       .execute(async (tx) => {
         const owner = await tx.selectFrom('users').select('id').where('email', '=', email).where('status', '=', 'active').executeTakeFirst();
         if (owner) throw taken();
-        await tx.updateTable('users').set({ email, updated_at: iso(now()) }).where('id', '=', member.id).execute();
+        const at = iso(now());
+        await tx.updateTable('users').set({ email, updated_at: at }).where('id', '=', member.id).execute();
+        // Whatever was pending for the old address (a login or reset code) dies with it, and
+        // devices trusted under the old address must prove the new one with a code.
+        await tx.updateTable('email_codes').set({ consumed_at: at }).where('email', '=', member.email).where('consumed_at', 'is', null).execute();
+        await tx.deleteFrom('trusted_devices').where('user_id', '=', member.id).execute();
       })
       .catch((error: unknown) => {
         throw isUniqueViolation(error) ? taken() : error;
@@ -53,12 +59,14 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext) {
     return { email };
   });
 
-  app.post('/v1/user/withdraw', { config: { auth: 'member' } }, async (request) => {
+  app.post('/v1/user/withdraw', { config: { auth: 'member', limited: true } }, async (request) => {
     const { password, reason = '' } = ctx.parse<{ password: string; reason?: string }>('api.user-withdraw.json', request.body);
     const member = await activeMember(ctx.db, requireMember(request));
+    await ctx.limits.hit('password', member.email);
     if (!(await verifyPassword(member.password_hash, password))) {
       throw new ApiError('WRONG_PASSWORD', { password: [messages.api.WRONG_PASSWORD] });
     }
+    await ctx.limits.reset('password', member.email);
     const at = iso(now());
     await ctx.db.transaction().execute(async (tx) => {
       const done = await tx

@@ -37,7 +37,7 @@ export function subjectOf(content: string): string {
 }
 
 export function contactRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.post('/v1/contact', { config: { auth: 'client-or-member' } }, async (request) => {
+  app.post('/v1/contact', { config: { auth: 'client-or-member', limited: true } }, async (request) => {
     const body = ctx.parse<ContactPayload>('api.contact.json', request.body);
     const fields: Record<string, string[]> = {};
     for (const [field, master] of [['inquiry_user_type', 'inquiry_user_category'], ['inquiry_type', 'inquiry_type'], ['job', 'job']] as const) {

@@ -45,14 +45,13 @@ verifyFlows.set('password_change', {
     const phoneOk = sameText(user?.phone ?? '', phone);
     if (!user || !birthdayOk || !phoneOk) throw new ApiError('IDENTITY_FAILED');
     await ctx.db.deleteFrom('failed_attempts').where('id', '=', attemptId).execute();
-    const code = await ctx.codes.issue('password_change', user.email, user.id);
-    await ctx.mailer.send(user.email, 'passwordResetCode', { code, minutes: Math.round(ctx.config.codeTtlSeconds / 60) });
+    await ctx.codes.issue('password_change', user.email, user.id, { to: user.email, template: 'passwordResetCode' });
     return { message: 'sent' };
   },
 });
 
 export function passwordResetRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.post('/v1/user/set-password', { config: { auth: 'client' } }, async (request) => {
+  app.post('/v1/user/set-password', { config: { auth: 'client', limited: true } }, async (request) => {
     const { email, code, new_password: password } = ctx.parse<{ email: string; code: string; new_password: string }>(
       'api.user-set-password.json',
       request.body,

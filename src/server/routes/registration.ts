@@ -26,15 +26,16 @@ export function registerNumber(at: Date): string {
 }
 
 export function registrationRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.post('/v1/email/register', { config: { auth: 'client' } }, async (request) => {
+  app.post('/v1/email/register', { config: { auth: 'client', limited: true } }, async (request) => {
     const { email } = ctx.parse<{ email: string }>('api.email-register.json', request.body);
-    if (await isTaken(ctx.db, email)) throw new ApiError('EMAIL_TAKEN', { email: [messages.api.EMAIL_TAKEN] });
-    const code = await ctx.codes.issue('email_register', email);
-    await ctx.mailer.send(email, 'registerCode', { code, minutes: Math.round(ctx.config.codeTtlSeconds / 60) });
+    // A registered address gets the same answer after the same work, and its owner hears that
+    // someone tried to register it (no enumeration of members; docs/decisions/015).
+    const taken = await isTaken(ctx.db, email);
+    await ctx.codes.issue('email_register', email, null, taken ? { to: email, template: 'registerAttempted', decoy: true } : { to: email, template: 'registerCode' });
     return { message: 'sent' };
   });
 
-  app.post('/v1/email/verify', { config: { auth: 'client' } }, async (request) => {
+  app.post('/v1/email/verify', { config: { auth: 'client', limited: true } }, async (request) => {
     const { key, email } = ctx.parse<{ key: string; email: string }>('api.email-verify.json', request.body);
     await ctx.codes.consume('email_register', email, key);
     await ctx.db
@@ -51,7 +52,7 @@ export function registrationRoutes(app: FastifyInstance, ctx: AppContext) {
     return { email };
   });
 
-  app.post('/v1/user/register', { config: { auth: 'client' } }, async (request) => {
+  app.post('/v1/user/register', { config: { auth: 'client', limited: true } }, async (request) => {
     const body = ctx.parse<RegistrationPayload>('api.user-register.json', request.body);
     const badMasters = await unknownMasterFields(ctx.db, body, messages.api.MASTER_UNKNOWN);
     if (badMasters) throw new ApiError('VALIDATION', badMasters);
