@@ -9,7 +9,7 @@ import pg from 'pg';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { SelectQueryNode, TableNode, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryId, type QueryResult, type RootOperationNode, type UnknownRow } from 'kysely';
 import { beforeAll, beforeEach, expect } from 'vitest';
-import { build } from '../../src/server/app';
+import { build, type BuildOptions } from '../../src/server/app';
 import { migrate, openDb, type Db } from '../../src/server/db/connect';
 import type { NewUser } from '../../src/server/db/types';
 import type { AppConfig } from '../../src/server/context';
@@ -390,13 +390,18 @@ export class Harness {
   /** `plugins` are applied to the app's view of the database only; `harness.db` stays plain. */
   static async start(
     kind: DbKind,
-    { config = {}, plugins = [], applicationName }: { config?: Partial<AppConfig>; plugins?: KyselyPlugin[]; applicationName?: string } = {},
+    {
+      config = {},
+      plugins = [],
+      applicationName,
+      extra = {},
+    }: { config?: Partial<AppConfig>; plugins?: KyselyPlugin[]; applicationName?: string; extra?: Pick<BuildOptions, 'redis' | 'limitPrefix'> } = {},
   ): Promise<Harness> {
     const testDb = await openTestDb(kind, { applicationName });
     const mailer = new FakeMailer();
     try {
       const appDb = plugins.reduce<Db>((db, plugin) => db.withPlugin(plugin), testDb.db);
-      const app = await build({ db: appDb, mailer, clientKey: CLIENT_KEY, secret: SECRET, config: { ...testConfig, ...config } });
+      const app = await build({ db: appDb, mailer, clientKey: CLIENT_KEY, secret: SECRET, config: { ...testConfig, ...config }, ...extra });
       await app.ready();
       return new Harness(app, testDb.db, kind, mailer, testDb);
     } catch (error) {

@@ -17,6 +17,9 @@ export interface CodeLimits {
   codesPerHour: number;
 }
 
+/** How many different codes there are (5 digits): the denominator of every guessing bound. */
+export const CODE_SPACE = 100_000;
+
 /** Where a code goes: the address and the mail template that carries it. */
 export interface CodeMail {
   to: string;
@@ -44,7 +47,7 @@ export function createCodes(db: Db, limits: CodeLimits, rateLimits: RateLimits, 
       if (Number(count) >= limits.codesPerHour) throw new ApiError('CODE_RATE_LIMITED');
       await rateLimits.hit('mail', 'all');
 
-      const code = mail.decoy ? randomUUID() : String(randomInt(0, 100_000)).padStart(5, '0');
+      const code = mail.decoy ? randomUUID() : String(randomInt(0, CODE_SPACE)).padStart(String(CODE_SPACE - 1).length, '0');
       try {
         await mailer.send(mail.to, mail.template, mail.decoy ? {} : { code, minutes: Math.round(limits.codeTtlSeconds / 60) });
       } catch (error) {
