@@ -29,6 +29,7 @@ import { isDatabaseUnavailable } from './db/errors';
 import { TextGuardPlugin } from './db/text-guard';
 import { createRateLimits } from './limits/rate-limits';
 import { installIpLimit } from './limits/ip-limit';
+import { createOutbox } from './mail/outbox';
 import type { Redis } from 'ioredis';
 
 export interface BuildOptions {
@@ -52,6 +53,8 @@ export interface BuildOptions {
   redis?: Redis;
   /** Namespace of the attempt counters' keys (tests sharing one Redis use their own). */
   limitPrefix?: string;
+  /** How often the outbox worker looks for mail due for another try; 0: no worker. */
+  outboxIntervalMs?: number;
 }
 
 /** Browser features the app never uses, switched off for it and anything it might embed. */
@@ -109,11 +112,15 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
       }
     },
   };
+  const outbox = createOutbox(db, opts.mailer, (message, error) => app.log.warn({ err: error }, message));
+  const stopWorker = opts.outboxIntervalMs ? outbox.startWorker(opts.outboxIntervalMs) : undefined;
+  app.addHook('onClose', async () => stopWorker?.());
   const limits = createRateLimits(opts.config.limits, { db, redis: opts.redis, prefix: opts.limitPrefix });
   const sessions = createSessions(db, opts.config.sessionSeconds, opts.config.trustedDeviceDays);
   const ctx: AppContext = {
     db,
     mailer,
+    outbox,
     sessions,
     limits,
     codes: createCodes(db, { ...opts.config, secret: opts.secret }, limits, mailer),

@@ -37,6 +37,7 @@ export async function startStack(config: Config = loadConfig(), { mountClient }:
     redis,
     trustProxy: config.trustProxy,
     requestTimeoutMs: config.requestTimeoutSeconds * 1000,
+    outboxIntervalMs: 5000,
     clientKey,
     secret,
     config,

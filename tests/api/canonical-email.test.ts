@@ -11,6 +11,7 @@ import { DATABASES, Harness, expectError, setUpOrFail, testConfig, validRegistra
 import { canonicalEmail } from '../../src/shared/canonical-email';
 import { openDb, migrate } from '../../src/server/db/connect';
 import { migrationProvider } from '../../src/server/db/migrations';
+import type { NewUser } from '../../src/server/db/types';
 
 describe('canonicalEmail', () => {
   it.each([
@@ -72,13 +73,15 @@ describe('migration 005 (SQLite)', () => {
       const row = (id: string, email: string, created: string) => ({
         id, email, status: 'active' as const, password_hash: 'x', created_at: created, updated_at: created, withdrawn_at: null,
       });
-      await db.insertInto('users').values([
+      // The other profile columns take their defaults (a member row as an old database holds it).
+      const rows = [
         row('u1', 'Dup@Example.com', '2024-01-01T00:00:00.000Z'),
         row('u2', 'DUP@example.com', '2024-02-01T00:00:00.000Z'),
         row('u3', 'Single@Example.com', '2024-03-01T00:00:00.000Z'),
         row('u4', 'keep@example.com', '2024-04-01T00:00:00.000Z'),
         row('u5', 'KEEP@example.com', '2023-04-01T00:00:00.000Z'),
-      ]).execute();
+      ];
+      await db.insertInto('users').values(rows as unknown as NewUser[]).execute();
 
       await migrate(db);
 

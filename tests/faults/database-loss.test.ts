@@ -3,6 +3,7 @@
 // while the database is gone, and recover by itself.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { API_MESSAGES, Harness, PG_URL, setUpOrFail, type Member } from '../support/api-harness';
 
@@ -18,6 +19,17 @@ async function terminateOurBackends(): Promise<number> {
   } finally {
     await admin.end();
   }
+}
+
+/** The first 200 within a second of tries, or the last answer; only 503 may come before it. */
+async function eventually200(request: () => Promise<LightMyRequestResponse>): Promise<LightMyRequestResponse> {
+  let res = await request();
+  for (let i = 0; i < 20 && res.statusCode !== 200; i++) {
+    expect(res.statusCode, res.body).toBe(503);
+    await new Promise((r) => setTimeout(r, 50));
+    res = await request();
+  }
+  return res;
 }
 
 describe('PostgreSQL connections terminated mid-traffic', () => {
@@ -58,23 +70,22 @@ describe('PostgreSQL connections terminated mid-traffic', () => {
     expect(terminated, 'backends terminated').toBeGreaterThan(0);
     expect(statuses, 'some requests met a dropped connection').toContain(503);
     expect(statuses.length).toBeGreaterThan(10);
-    expect(new Set(statuses.filter((s) => s !== 200))).toEqual(new Set([503]));
+    expect(new Set(statuses.filter((s) => s !== 200)), bodies.join('\n')).toEqual(new Set([503]));
     for (const body of bodies) expect(JSON.parse(body)).toEqual({ error: API_MESSAGES.DB_UNAVAILABLE, code: 'DB_UNAVAILABLE' });
 
-    // Recovered: fresh connections serve the same session.
-    const after = await h.info(token);
+    // Recovered by itself: a connection ended just now may still fail one more request (its
+    // socket's end arrives a moment later); within a second fresh connections serve again.
+    const after = await eventually200(() => h.info(token));
     expect(after.statusCode, after.body).toBe(200);
     expect(after.json<{ email: string }>().email).toBe(member.email);
-    expect((await h.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+    expect((await eventually200(() => h.app.inject({ method: 'GET', url: '/readyz' }))).statusCode).toBe(200);
   });
 
   it('idle connections dropped between requests do not end the process', async () => {
     await h.info(token); // leaves idle connections in the pool
     expect(await terminateOurBackends()).toBeGreaterThan(0);
     await new Promise((r) => setTimeout(r, 100)); // the idle clients' 'error' events fire here
-    const res = await h.info(token);
-    expect([200, 503]).toContain(res.statusCode);
-    const again = await h.info(token);
+    const again = await eventually200(() => h.info(token));
     expect(again.statusCode, again.body).toBe(200);
   });
 });

@@ -53,9 +53,7 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext) {
         throw isUniqueViolation(error) ? taken() : error;
       });
     // The old address hears of the change, so a hijacked account does not go unnoticed.
-    await ctx.mailer
-      .send(member.email, 'emailChanged', { name: `${member.last_name_kanji} ${member.first_name_kanji}`, newEmail: email })
-      .catch((error) => request.log.error({ err: error }, 'e-mail change notice failed'));
+    await ctx.outbox.send(member.email, 'emailChanged', { name: `${member.last_name_kanji} ${member.first_name_kanji}`, newEmail: email });
     return { email };
   });
 
@@ -81,9 +79,7 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext) {
       await tx.updateTable('sessions').set({ revoked_at: at }).where('user_id', '=', member.id).where('revoked_at', 'is', null).execute();
       await tx.deleteFrom('trusted_devices').where('user_id', '=', member.id).execute();
     });
-    await ctx.mailer
-      .send(member.email, 'withdrawn', { name: `${member.last_name_kanji} ${member.first_name_kanji}` })
-      .catch((error) => request.log.error({ err: error }, 'withdrawal mail failed'));
+    await ctx.outbox.send(member.email, 'withdrawn', { name: `${member.last_name_kanji} ${member.first_name_kanji}` });
     return { message: 'withdrawn' };
   });
 }

@@ -78,9 +78,7 @@ export function contactRoutes(app: FastifyInstance, ctx: AppContext) {
       }
     }
     const typeLabel = (await masterOptions(ctx.db, 'inquiry_type')).find((o) => o.value === body.inquiry_type)?.label ?? body.inquiry_type;
-    await ctx.mailer
-      .send(sender.email, 'contactReceived', { name: `${sender.last_name_kanji} ${sender.first_name_kanji}`, ticketNo, typeLabel, content: body.purpose_detail })
-      .catch((error) => request.log.error({ err: error }, 'contact acknowledgement failed'));
+    await ctx.outbox.send(sender.email, 'contactReceived', { name: `${sender.last_name_kanji} ${sender.first_name_kanji}`, ticketNo, typeLabel, content: body.purpose_detail });
     return { ticket_no: ticketNo };
   });
 

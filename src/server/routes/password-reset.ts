@@ -69,9 +69,7 @@ export function passwordResetRoutes(app: FastifyInstance, ctx: AppContext) {
       await tx.deleteFrom('trusted_devices').where('user_id', '=', userId).execute();
       return user;
     });
-    await ctx.mailer
-      .send(member.email, 'passwordChanged', { name: `${member.last_name_kanji} ${member.first_name_kanji}` })
-      .catch((error) => request.log.error({ err: error }, 'password change notice failed'));
+    await ctx.outbox.send(member.email, 'passwordChanged', { name: `${member.last_name_kanji} ${member.first_name_kanji}` });
     return { message: 'changed' };
   });
 }

@@ -118,10 +118,8 @@ export function registrationRoutes(app: FastifyInstance, ctx: AppContext) {
       });
 
     const session = await ctx.sessions.open(userId);
-    // The member exists now; a failed welcome mail must not turn a registration into an error.
-    await ctx.mailer
-      .send(body.email, 'welcome', { name: `${body.last_name_kanji} ${body.first_name_kanji}`, registerNumber: number })
-      .catch((error) => request.log.error({ err: error }, 'welcome mail failed'));
+    // The member exists now; the welcome mail is queued, so a relay outage delays it (no error).
+    await ctx.outbox.send(body.email, 'welcome', { name: `${body.last_name_kanji} ${body.first_name_kanji}`, registerNumber: number });
     return { token: session.token, expires_in: session.expiresIn };
   });
 }
