@@ -25,7 +25,7 @@ import { accountRoutes } from './routes/account';
 import { contactRoutes } from './routes/contact';
 import { passwordResetRoutes } from './routes/password-reset';
 import { healthRoutes } from './routes/health';
-import { isDatabaseUnavailable } from './db/errors';
+import { isBadData, isDatabaseUnavailable } from './db/errors';
 import { TextGuardPlugin } from './db/text-guard';
 import { createRateLimits } from './limits/rate-limits';
 import { installIpLimit } from './limits/ip-limit';
@@ -76,6 +76,19 @@ export function securityPolicy(parentOrigins: string[], dev = false) {
   };
 }
 
+export interface RouteSummary {
+  method: string;
+  url: string;
+  auth: string;
+}
+
+const ROUTES = new WeakMap<FastifyInstance, RouteSummary[]>();
+
+/** Every route the app registered (the fuzz suite and the limits tests walk them). */
+export function routesOf(app: FastifyInstance): RouteSummary[] {
+  return ROUTES.get(app) ?? [];
+}
+
 export async function build(opts: BuildOptions): Promise<FastifyInstance> {
   const requestTimeout = opts.requestTimeoutMs ?? 15_000;
   const app = Fastify({
@@ -86,6 +99,11 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
     // twice that: half-sent bodies cannot hold connections open.
     requestTimeout,
     connectionTimeout: requestTimeout * 2,
+  });
+  const routes: RouteSummary[] = [];
+  ROUTES.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url, auth: route.config?.auth ?? 'none' });
   });
   await app.register(fastifyCookie);
   await app.register(fastifyHelmet, {
@@ -144,6 +162,7 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
   installAuth(app, opts.clientKey, sessions);
   app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
     if (error instanceof ApiError) return reply.code(error.status).send(error.toBody());
+    if (isBadData(error)) return reply.code(400).send(new ApiError('BAD_REQUEST').toBody());
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'database unavailable');
       return reply.code(503).header('retry-after', '5').send(new ApiError('DB_UNAVAILABLE').toBody());

@@ -30,3 +30,11 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (/^[0-9A-Z]{5}$/.test(code) && PG_UNAVAILABLE.test(code)) return true;
   return typeof e?.message === 'string' && PG_CLIENT_MESSAGES.test(e.message);
 }
+
+/** True when the database refused a value as such (PostgreSQL SQLSTATE class 22 "data
+ *  exception": out of range, bad encoding, NUL; SQLite's mismatch/too big/range): a request
+ *  that carried it is a bad request, whatever field it came in, never a 500. */
+export function isBadData(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (/^22[0-9A-Z]{3}$/.test(code) || /^SQLITE_(MISMATCH|TOOBIG|RANGE)$/.test(code));
+}
