@@ -2,8 +2,9 @@
 // passwords and wrong codes, and for the site's outgoing mail — each answering 429 with the
 // spec's Japanese message. The arithmetic behind the default numbers is checked first.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { DATABASES, Harness, expectError, setUpOrFail, testConfig } from '../support/api-harness';
-import { DEFAULT_LIMITS, type LimitNumbers } from '../../src/server/limits/rate-limits';
+import { Redis } from 'ioredis';
+import { DATABASES, Harness, expectError, openTestDb, setUpOrFail, testConfig } from '../support/api-harness';
+import { DEFAULT_LIMITS, createRateLimits, type LimitNumbers } from '../../src/server/limits/rate-limits';
 import { CODE_SPACE } from '../../src/server/services/codes';
 import messages from '../../messages/ja.json';
 
@@ -135,5 +136,24 @@ describe.each(DATABASES)('attempt limits ($name)', ({ kind }) => {
     expectError(await h.post('/v1/user/verify', { email: m.email, password: m.password }, from()), 429, 'TOO_MANY_ATTEMPTS');
     await h.db.updateTable('rate_limits').set({ expire: Date.now() - 1 }).execute();
     expect((await h.post('/v1/user/verify', { email: m.email, password: m.password }, from())).statusCode).toBe(200);
+  });
+});
+
+describe('Redis unreachable', () => {
+  it('the database counts meanwhile: the limits still hold', async () => {
+    const testDb = await openTestDb('sqlite');
+    // Nothing listens on port 1: every Redis command fails at once.
+    const redis = new Redis('redis://127.0.0.1:1', { enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null, lazyConnect: true });
+    redis.on('error', () => {});
+    try {
+      const limits = createRateLimits({ ...DEFAULT_LIMITS, passwordFailures: 2 }, { db: testDb.db, redis, prefix: 'down' });
+      await limits.hit('password', 'a@example.com');
+      await limits.hit('password', 'a@example.com');
+      await expect(limits.hit('password', 'a@example.com')).rejects.toMatchObject({ code: 'TOO_MANY_ATTEMPTS', status: 429 });
+      expect(await testDb.db.selectFrom('rate_limits').select('points').where('key', '=', 'down:password:a@example.com').executeTakeFirst()).toEqual({ points: 3 });
+    } finally {
+      redis.disconnect();
+      await testDb.close();
+    }
   });
 });
