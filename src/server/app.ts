@@ -29,6 +29,7 @@ import { isBadData, isDatabaseUnavailable } from './db/errors';
 import { TextGuardPlugin } from './db/text-guard';
 import { createRateLimits } from './limits/rate-limits';
 import { installIpLimit } from './limits/ip-limit';
+import { sweepRateLimits } from './limits/kysely-store';
 import { createOutbox } from './mail/outbox';
 import type { Redis } from 'ioredis';
 
@@ -132,7 +133,12 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
   };
   const outbox = createOutbox(db, opts.mailer, (message, error) => app.log.warn({ err: error }, message));
   const stopWorker = opts.outboxIntervalMs ? outbox.startWorker(opts.outboxIntervalMs) : undefined;
-  app.addHook('onClose', async () => stopWorker?.());
+  // Ended attempt windows are forgotten now and then (the same process that runs the outbox).
+  const sweeper = opts.outboxIntervalMs ? setInterval(() => void sweepRateLimits(db).catch(() => {}), 600_000).unref() : undefined;
+  app.addHook('onClose', async () => {
+    stopWorker?.();
+    clearInterval(sweeper);
+  });
   const limits = createRateLimits(opts.config.limits, { db, redis: opts.redis, prefix: opts.limitPrefix });
   const sessions = createSessions(db, opts.config.sessionSeconds, opts.config.trustedDeviceDays);
   const ctx: AppContext = {

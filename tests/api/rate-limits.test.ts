@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { DATABASES, Harness, expectError, openTestDb, setUpOrFail, testConfig } from '../support/api-harness';
 import { DEFAULT_LIMITS, createRateLimits, type LimitNumbers } from '../../src/server/limits/rate-limits';
 import { CODE_SPACE } from '../../src/server/services/codes';
+import { sweepRateLimits } from '../../src/server/limits/kysely-store';
 import messages from '../../messages/ja.json';
 
 /** The chance that `guesses` tries, each at a uniformly drawn code of CODE_SPACE, ever hit:
@@ -128,6 +129,15 @@ describe.each(DATABASES)('attempt limits ($name)', ({ kind }) => {
     for (let i = 0; i < SMALL.mailsPerHour; i++) expect((await h.post('/v1/email/register', { email: h.uniqueEmail('mail') }, from())).statusCode).toBe(200);
     expectError(await h.post('/v1/email/register', { email: h.uniqueEmail('mail') }, from()), 429, 'TOO_MANY_ATTEMPTS');
     expect(h.mailer.sent).toHaveLength(SMALL.mailsPerHour);
+  });
+
+  it('windows that ended over an hour ago are swept; live ones stay', async () => {
+    await h.db.insertInto('rate_limits').values([
+      { key: 'sweep:old', points: 3, expire: Date.now() - 2 * 3600_000 },
+      { key: 'sweep:live', points: 3, expire: Date.now() + 60_000 },
+    ]).execute();
+    await sweepRateLimits(h.db);
+    expect((await h.db.selectFrom('rate_limits').select('key').where('key', 'like', 'sweep:%').execute()).map((r) => r.key)).toEqual(['sweep:live']);
   });
 
   it('a window that has ended counts from zero again', async () => {
