@@ -47,16 +47,27 @@ export function createOutbox(db: Db, mailer: Mailer, log: (message: string, erro
   return {
     deliver,
 
-    /** Queues the mail (durably) and tries it once; a failed try is left to the worker.
-     *  Given `tx`, the mail is queued in that transaction and sent after it commits. */
-    async send(to: string, template: MailTemplate, values: Values = {}): Promise<{ id: string; sent: boolean }> {
+    /** Writes the mail into the queue through `executor` — a transaction, so that the change a
+     *  notice tells of and the notice commit together — and returns its id for deliver(). */
+    async queue(executor: Db, to: string, template: MailTemplate, values: Values = {}): Promise<string> {
       const id = randomUUID();
       const at = iso(now());
-      await db
+      await executor
         .insertInto('mail_outbox')
         .values({ id, to_address: to, template, values_json: JSON.stringify(values), next_attempt_at: at, locked_until: null, last_error: null, created_at: at, sent_at: null })
         .execute();
+      return id;
+    },
+
+    /** Queues the mail (durably) and tries it once; a failed try is left to the worker. */
+    async send(to: string, template: MailTemplate, values: Values = {}): Promise<{ id: string; sent: boolean }> {
+      const id = await this.queue(db, to, template, values);
       return { id, sent: await deliver(id).catch(() => false) };
+    },
+
+    /** One try now for a mail queued in a transaction that has committed. */
+    async sendQueued(id: string): Promise<boolean> {
+      return deliver(id).catch(() => false);
     },
 
     /** Sends what is due (oldest first); returns how many the relay accepted. */

@@ -37,7 +37,7 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext) {
     const { email, code } = ctx.parse<{ email: string; code: string }>('api.user-email-change.json', request.body);
     const member = await activeMember(ctx.db, requireMember(request));
     await ctx.codes.consume('email_change', changeKey(member.id, email), code);
-    await ctx.db
+    const noticeId = await ctx.db
       .transaction()
       .execute(async (tx) => {
         const owner = await tx.selectFrom('users').select('id').where('email', '=', email).where('status', '=', 'active').executeTakeFirst();
@@ -48,12 +48,14 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext) {
         // devices trusted under the old address must prove the new one with a code.
         await tx.updateTable('email_codes').set({ consumed_at: at }).where('email', '=', member.email).where('consumed_at', 'is', null).execute();
         await tx.deleteFrom('trusted_devices').where('user_id', '=', member.id).execute();
+        // The old address hears of the change, so a hijacked account does not go unnoticed;
+        // queued with the change itself, so the one is never without the other.
+        return ctx.outbox.queue(tx, member.email, 'emailChanged', { name: `${member.last_name_kanji} ${member.first_name_kanji}`, newEmail: email });
       })
       .catch((error: unknown) => {
         throw isUniqueViolation(error) ? taken() : error;
       });
-    // The old address hears of the change, so a hijacked account does not go unnoticed.
-    await ctx.outbox.send(member.email, 'emailChanged', { name: `${member.last_name_kanji} ${member.first_name_kanji}`, newEmail: email });
+    await ctx.outbox.sendQueued(noticeId);
     return { email };
   });
 
@@ -66,7 +68,7 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext) {
     }
     await ctx.limits.reset('password', member.email);
     const at = iso(now());
-    await ctx.db.transaction().execute(async (tx) => {
+    const noticeId = await ctx.db.transaction().execute(async (tx) => {
       const done = await tx
         .updateTable('users')
         .set({ status: 'withdrawn', withdrawn_at: at, updated_at: at })
@@ -78,8 +80,9 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext) {
       await tx.insertInto('withdrawals').values({ id: randomUUID(), user_id: member.id, reason, created_at: at }).execute();
       await tx.updateTable('sessions').set({ revoked_at: at }).where('user_id', '=', member.id).where('revoked_at', 'is', null).execute();
       await tx.deleteFrom('trusted_devices').where('user_id', '=', member.id).execute();
+      return ctx.outbox.queue(tx, member.email, 'withdrawn', { name: `${member.last_name_kanji} ${member.first_name_kanji}` });
     });
-    await ctx.outbox.send(member.email, 'withdrawn', { name: `${member.last_name_kanji} ${member.first_name_kanji}` });
+    await ctx.outbox.sendQueued(noticeId);
     return { message: 'withdrawn' };
   });
 }

@@ -59,7 +59,7 @@ export function passwordResetRoutes(app: FastifyInstance, ctx: AppContext) {
     const { userId } = await ctx.codes.consume('password_change', email, code);
     if (!userId) throw new ApiError('CODE_INVALID');
     const hash = await hashPassword(password);
-    const member = await ctx.db.transaction().execute(async (tx) => {
+    const noticeId = await ctx.db.transaction().execute(async (tx) => {
       const user = await tx.selectFrom('users').selectAll().where('id', '=', userId).where('status', '=', 'active').executeTakeFirst();
       if (!user) throw new ApiError('CODE_INVALID');
       const at = iso(now());
@@ -67,9 +67,9 @@ export function passwordResetRoutes(app: FastifyInstance, ctx: AppContext) {
       // A reset is what a member does when someone else may know the password: sign out everywhere.
       await tx.updateTable('sessions').set({ revoked_at: at }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
       await tx.deleteFrom('trusted_devices').where('user_id', '=', userId).execute();
-      return user;
+      return ctx.outbox.queue(tx, user.email, 'passwordChanged', { name: `${user.last_name_kanji} ${user.first_name_kanji}` });
     });
-    await ctx.outbox.send(member.email, 'passwordChanged', { name: `${member.last_name_kanji} ${member.first_name_kanji}` });
+    await ctx.outbox.sendQueued(noticeId);
     return { message: 'changed' };
   });
 }

@@ -128,13 +128,14 @@ export function registrationRoutes(app: FastifyInstance, ctx: AppContext) {
       if (Number(used.numUpdatedRows) !== 1) throw new ApiError('VERIFICATION_REQUIRED');
       const number = registerNumber(at);
       await tx.insertInto('applications').values({ id: randomUUID(), user_id: id, register_number: number, status: 'pending', applied_at: iso(at), decided_at: null }).execute();
-      return { userId: id, number };
+      const name = `${body.last_name_kanji} ${body.first_name_kanji}`;
+      return { userId: id, welcomeId: await ctx.outbox.queue(tx, body.email, 'welcome', { name, registerNumber: number }) };
     });
-    const { userId, number } = await writeRetryingNumber(write);
+    const { userId, welcomeId } = await writeRetryingNumber(write);
 
     const session = await ctx.sessions.open(userId);
-    // The member exists now; the welcome mail is queued, so a relay outage delays it (no error).
-    await ctx.outbox.send(body.email, 'welcome', { name: `${body.last_name_kanji} ${body.first_name_kanji}`, registerNumber: number });
+    // The welcome mail was queued with the member; a relay outage only delays it (no error).
+    await ctx.outbox.sendQueued(welcomeId);
     return { token: session.token, expires_in: session.expiresIn };
   });
 }
