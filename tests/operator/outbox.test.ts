@@ -64,6 +64,21 @@ describe.each(DATABASES)('operator: outbox ($name)', ({ kind }) => {
     expect(h.mailer.to(member.email).map((m) => m.template)).toEqual(['withdrawn']);
   });
 
+  it('the worker sends what is due by itself', async () => {
+    const outbox = createOutbox(h.db, h.mailer);
+    h.mailer.failing = true;
+    const { sent } = await outbox.send('worker@example.com', 'withdrawn', { name: '山田 花子' });
+    expect(sent).toBe(false);
+    h.mailer.failing = false;
+    await outbox.retryNow();
+    const stop = outbox.startWorker(20);
+    try {
+      await expect.poll(() => h.mailer.to('worker@example.com').length, { timeout: 5000 }).toBe(1);
+    } finally {
+      stop();
+    }
+  });
+
   it('backoff doubles from 30 s and stops growing at an hour', () => {
     expect([1, 2, 3, 4].map(backoffSeconds)).toEqual([30, 60, 120, 240]);
     expect(backoffSeconds(30)).toBe(3600);
