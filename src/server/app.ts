@@ -81,6 +81,8 @@ export interface RouteSummary {
   method: string;
   url: string;
   auth: string;
+  /** Counted against the client IP (credential, code and mail routes). */
+  limited: boolean;
 }
 
 const ROUTES = new WeakMap<FastifyInstance, RouteSummary[]>();
@@ -104,7 +106,7 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
   const routes: RouteSummary[] = [];
   ROUTES.set(app, routes);
   app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) routes.push({ method, url: route.url, auth: route.config?.auth ?? 'none' });
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url, auth: route.config?.auth ?? 'none', limited: !!route.config?.limited });
   });
   await app.register(fastifyCookie);
   await app.register(fastifyHelmet, {

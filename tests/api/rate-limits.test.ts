@@ -7,6 +7,7 @@ import { DATABASES, Harness, expectError, openTestDb, setUpOrFail, testConfig } 
 import { DEFAULT_LIMITS, createRateLimits, type LimitNumbers } from '../../src/server/limits/rate-limits';
 import { CODE_SPACE } from '../../src/server/services/codes';
 import { sweepRateLimits } from '../../src/server/limits/kysely-store';
+import { routesOf } from '../../src/server/app';
 import messages from '../../messages/ja.json';
 
 /** The chance that `guesses` tries, each at a uniformly drawn code of CODE_SPACE, ever hit:
@@ -60,6 +61,12 @@ describe.each(DATABASES)('attempt limits ($name)', ({ kind }) => {
   afterEach(async () => {
     await h.db.deleteFrom('rate_limits').execute();
     h.mailer.clear();
+  });
+
+  it('every POST route is limited per IP, except logout (it takes no credential and sends nothing)', () => {
+    const posts = routesOf(h.app).filter((r) => r.method === 'POST' && r.url.startsWith('/v1/'));
+    expect(posts.length).toBeGreaterThanOrEqual(9);
+    expect(posts.filter((r) => !r.limited).map((r) => r.url)).toEqual(['/v1/user/logout']);
   });
 
   it(`per IP: the ${SMALL.ipRequests + 1}th credential request → 429; another IP and other routes are not held`, async () => {
