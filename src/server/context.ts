@@ -4,17 +4,23 @@ import type { Mailer } from './mail/mailer';
 import type { Codes } from './services/codes';
 import type { Sessions } from './services/sessions';
 import type { Config } from './config';
+import type { RateLimits } from './limits/rate-limits';
+import type { Outbox } from './mail/outbox';
 
 export type AppConfig = Pick<
   Config,
-  'sessionSeconds' | 'codeTtlSeconds' | 'codeMaxAttempts' | 'codesPerHour' | 'trustedDeviceDays' | 'verifiedEmailSeconds' | 'parentOrigins' | 'siteTopUrl' | 'monitorUrl' | 'surveyUrl' | 'mailDomain'
+  'sessionSeconds' | 'codeTtlSeconds' | 'codeMaxAttempts' | 'codesPerHour' | 'trustedDeviceDays' | 'verifiedEmailSeconds' | 'parentOrigins' | 'siteTopUrl' | 'monitorUrl' | 'surveyUrl' | 'mailDomain' | 'limits'
 >;
 
 export interface AppContext {
   db: Db;
+  /** Sends at once and throws MAIL_FAILED (502) when the relay refuses: for codes. */
   mailer: Mailer;
+  /** Queues durably and retries: for notices and acknowledgements that must not be lost. */
+  outbox: Outbox;
   codes: Codes;
   sessions: Sessions;
+  limits: RateLimits;
   config: AppConfig;
   /** Server secret for keyed hashes. */
   secret: string;

@@ -23,6 +23,7 @@ export const errorStatus = {
   TOO_MANY_ATTEMPTS: 429,
   MAIL_FAILED: 502,
   INTERNAL: 500,
+  DB_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
