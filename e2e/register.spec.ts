@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { test, expect, waitForMail, codeIn, typeCode } from './support/fixtures';
 import { E2E } from './support/stack-env';
 import { field, fillProfile, verifyEmail } from './support/register';
+import { readFileSync } from 'node:fs';
 
 const newAddress = () => `visitor-${randomUUID().slice(0, 8)}@example.com`;
 
@@ -64,12 +65,17 @@ test('STEP2 and STEP3 stay locked, and the final button asks for STEP1, until th
   await expect(page.getByText('STEP1のメールアドレス認証を完了してください。')).toBeVisible();
 });
 
-test('an address that is already a member is refused at STEP1 with a clear message', async ({ page, member }) => {
+test('an address that is already a member: STEP1 answers as for any address, and the member is told by mail', async ({ page, member }) => {
+  // Telling the visitor would tell anyone who is a member (docs/decisions/015).
   await page.goto('/user/register');
   await field(page, 'メールアドレス').fill(member.email);
   await field(page, 'メールアドレス（確認用）').fill(member.email);
   await page.getByRole('button', { name: '認証コードを送信' }).click();
-  await expect(page.getByText('このメールアドレスはすでに登録されています。', { exact: false }).first()).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: '認証コードを送信しました' })).toBeVisible();
+  const notice = await waitForMail(member.email);
+  const { mail, site } = JSON.parse(readFileSync(new URL('../messages/ja.json', import.meta.url), 'utf8'));
+  expect(notice.subject).toBe(mail.registerAttempted.subject.replace('{site}', site.name));
+  expect(notice.text).not.toMatch(/^\s*\d{5}\s*$/m);
 });
 
 test('the confirmation must match, and cannot be pasted', async ({ page }) => {

@@ -16,9 +16,9 @@ import { createServerAjv } from './validation';
 import { toFieldErrors } from '../shared/validation/field-errors';
 import type { AppConfig, AppContext } from './context';
 import { serveClient } from './client-files';
-import { trimFreeText } from './free-text';
 import type { ClientSettings, Municipality } from '../shared/api-types';
 import { denshijitiList } from './denshijiti';
+import { canonicaliseEmails, trimFreeText } from './free-text';
 import { userAuthRoutes } from './routes/user-auth';
 import { userInfoRoutes } from './routes/user-info';
 import { registrationRoutes } from './routes/registration';
@@ -28,6 +28,14 @@ import { accountRoutes } from './routes/account';
 import { contactRoutes } from './routes/contact';
 import { passwordResetRoutes } from './routes/password-reset';
 import { oldRegistrationRoutes } from './routes/old-registration';
+import { healthRoutes } from './routes/health';
+import { isBadData, isDatabaseUnavailable } from './db/errors';
+import { TextGuardPlugin } from './db/text-guard';
+import { createRateLimits } from './limits/rate-limits';
+import { installIpLimit } from './limits/ip-limit';
+import { sweepRateLimits } from './limits/kysely-store';
+import { createOutbox } from './mail/outbox';
+import type { Redis } from 'ioredis';
 
 export interface BuildOptions {
   db: Db;
@@ -44,7 +52,20 @@ export interface BuildOptions {
   logger?: boolean;
   /** The denshijiti master; by default the official list narrowed by schemas/masters/denshijiti.json. */
   municipalities?: Municipality[];
+  /** Milliseconds a client has to send a whole request (slow bodies are dropped with 408). */
+  requestTimeoutMs?: number;
+  /** Fastify trustProxy: whose X-Forwarded-For names the client (the per-IP limit counts it). */
+  trustProxy?: string | boolean;
+  /** Attempt counters in Redis instead of the database (REDIS_URL). */
+  redis?: Redis;
+  /** Namespace of the attempt counters' keys (tests sharing one Redis use their own). */
+  limitPrefix?: string;
+  /** How often the outbox worker looks for mail due for another try; 0: no worker. */
+  outboxIntervalMs?: number;
 }
+
+/** Browser features the app never uses, switched off for it and anything it might embed. */
+export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()';
 
 export function securityPolicy(parentOrigins: string[], dev = false) {
   return {
@@ -62,14 +83,39 @@ export function securityPolicy(parentOrigins: string[], dev = false) {
   };
 }
 
+export interface RouteSummary {
+  method: string;
+  url: string;
+  auth: string;
+  /** Counted against the client IP (credential, code and mail routes). */
+  limited: boolean;
+}
+
+const ROUTES = new WeakMap<FastifyInstance, RouteSummary[]>();
+
+/** Every route the app registered (the fuzz suite and the limits tests walk them). */
+export function routesOf(app: FastifyInstance): RouteSummary[] {
+  return ROUTES.get(app) ?? [];
+}
+
 export async function build(opts: BuildOptions): Promise<FastifyInstance> {
   // No log line per request: under load writing them was the largest single cost (ADR 017).
   // Errors are still logged (the error handler below, mail failures).
+  const requestTimeout = opts.requestTimeoutMs ?? 15_000;
   const app = Fastify({
     logger: opts.logger ?? false,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 64 * 1024,
-    trustProxy: true,
+    trustProxy: opts.trustProxy ?? 'loopback,linklocal,uniquelocal',
+    // A request must arrive whole within requestTimeout, and a silent socket is closed after
+    // twice that: half-sent bodies cannot hold connections open.
+    requestTimeout,
+    connectionTimeout: requestTimeout * 2,
+  });
+  const routes: RouteSummary[] = [];
+  ROUTES.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url, auth: route.config?.auth ?? 'none', limited: !!route.config?.limited });
   });
   await app.register(fastifyCookie);
   // helmet's headers on every answer, its middleware built once: @fastify/helmet rebuilt it
@@ -89,6 +135,13 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
     brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
   });
 
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('permissions-policy', PERMISSIONS_POLICY);
+    // A member's answers carry their personal data: no browser or proxy may keep a copy.
+    if (request.memberId || request.headers.authorization) reply.header('cache-control', 'no-store');
+  });
+
+  const db = opts.db.withPlugin(new TextGuardPlugin());
   const { ajv } = createServerAjv();
   const mailer: Mailer = {
     async send(to, template, values) {
@@ -100,12 +153,23 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
       }
     },
   };
-  const sessions = createSessions(opts.db, opts.config.sessionSeconds, opts.config.trustedDeviceDays);
+  const outbox = createOutbox(db, opts.mailer, (message, error) => app.log.warn({ err: error }, message));
+  const stopWorker = opts.outboxIntervalMs ? outbox.startWorker(opts.outboxIntervalMs) : undefined;
+  // Ended attempt windows are forgotten now and then (the same process that runs the outbox).
+  const sweeper = opts.outboxIntervalMs ? setInterval(() => void sweepRateLimits(db).catch(() => {}), 600_000).unref() : undefined;
+  app.addHook('onClose', async () => {
+    stopWorker?.();
+    clearInterval(sweeper);
+  });
+  const limits = createRateLimits(opts.config.limits, { db, redis: opts.redis, prefix: opts.limitPrefix });
+  const sessions = createSessions(db, opts.config.sessionSeconds, opts.config.trustedDeviceDays);
   const ctx: AppContext = {
-    db: opts.db,
+    db,
     mailer,
+    outbox,
     sessions,
-    codes: createCodes(opts.db, { ...opts.config, secret: opts.secret }),
+    limits,
+    codes: createCodes(db, { ...opts.config, secret: opts.secret }, limits, mailer),
     config: opts.config,
     secret: opts.secret,
     municipalities: opts.municipalities ?? denshijitiList(),
@@ -119,13 +183,19 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
         if ('' in fields) throw new ApiError('BAD_REQUEST');
         throw new ApiError('VALIDATION', fields);
       }
-      return body as T;
+      return canonicaliseEmails(body) as T;
     },
   };
 
+  installIpLimit(app, limits);
   installAuth(app, opts.clientKey, sessions);
   app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
     if (error instanceof ApiError) return reply.code(error.status).send(error.toBody());
+    if (isBadData(error)) return reply.code(400).send(new ApiError('BAD_REQUEST').toBody());
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply.code(503).header('retry-after', '5').send(new ApiError('DB_UNAVAILABLE').toBody());
+    }
     const status = error.statusCode ?? 500;
     if (status < 500) return reply.code(status).send(new ApiError('BAD_REQUEST').toBody());
     request.log.error({ err: error }, 'unhandled error');
@@ -133,6 +203,7 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
   });
   app.setNotFoundHandler((_, reply) => reply.code(404).send(new ApiError('NOT_FOUND').toBody()));
 
+  healthRoutes(app, ctx);
   userAuthRoutes(app, ctx);
   userInfoRoutes(app, ctx);
   registrationRoutes(app, ctx);

@@ -2,6 +2,7 @@
 // README lists them with their defaults.
 import { join, resolve } from 'node:path';
 import mail from '../../messages/mail.ja.json';
+import { DEFAULT_LIMITS, type LimitNumbers } from './limits/rate-limits';
 
 export interface Config {
   port: number;
@@ -39,6 +40,17 @@ export interface Config {
   verifiedEmailSeconds: number;
   /** How long a registration link mailed by the old e-mail authentication screen stays valid. */
   registrationLinkSeconds: number;
+  /** redis://… keeps the attempt counters in Redis; unset: in the database. */
+  redisUrl: string | undefined;
+  /** Which proxies' X-Forwarded-For is believed (Fastify trustProxy): the per-IP limit counts
+   *  the address they report. */
+  trustProxy: string;
+  /** Attempt limits (docs/decisions/015). */
+  limits: LimitNumbers;
+  /** A request must arrive whole within this; slow bodies are dropped. */
+  requestTimeoutSeconds: number;
+  /** SMTP connect, greeting and socket timeouts. */
+  smtpTimeoutSeconds: number;
   seedDemo: boolean;
   demoEmail: string;
   demoPassword: string;
@@ -79,6 +91,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const smtpUrl = env.SMTP_URL || undefined;
   if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) throw new Error('SMTP_URL must be an smtp:// or smtps:// URL');
+  const redisUrl = env.REDIS_URL || undefined;
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) throw new Error('REDIS_URL must be a redis:// or rediss:// URL');
   const mailFrom = env.MAIL_FROM ?? mail.from;
   const mailDomain = /@([^>\s]+)>?\s*$/.exec(mailFrom)?.[1];
   if (!mailDomain) throw new Error(`MAIL_FROM must contain an address, got "${mailFrom}"`);
@@ -107,6 +121,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustedDeviceDays: int(env, 'TRUSTED_DEVICE_DAYS', 90),
     verifiedEmailSeconds: int(env, 'VERIFIED_EMAIL_SECONDS', 3600),
     registrationLinkSeconds: int(env, 'REGISTRATION_LINK_SECONDS', 86400),
+    redisUrl,
+    trustProxy: env.TRUST_PROXY ?? 'loopback,linklocal,uniquelocal',
+    limits: {
+      ...DEFAULT_LIMITS,
+      ipRequests: int(env, 'RATE_LIMIT_IP', DEFAULT_LIMITS.ipRequests),
+      ipWindowSeconds: int(env, 'RATE_LIMIT_IP_WINDOW_SECONDS', DEFAULT_LIMITS.ipWindowSeconds),
+      passwordFailures: int(env, 'LOGIN_FAILURE_LIMIT', DEFAULT_LIMITS.passwordFailures),
+      codeFailures: int(env, 'CODE_FAILURE_LIMIT', DEFAULT_LIMITS.codeFailures),
+      mailsPerHour: int(env, 'MAIL_PER_HOUR', DEFAULT_LIMITS.mailsPerHour),
+    },
+    requestTimeoutSeconds: int(env, 'REQUEST_TIMEOUT_SECONDS', 15),
+    smtpTimeoutSeconds: int(env, 'SMTP_TIMEOUT_SECONDS', 5),
     seedDemo: (env.SEED_DEMO ?? 'true') !== 'false',
     demoEmail: env.DEMO_EMAIL ?? 'demo@example.com',
     demoPassword: env.DEMO_PASSWORD ?? 'Demo-Pass1!',

@@ -5,17 +5,24 @@ import type { Codes } from './services/codes';
 import type { Sessions } from './services/sessions';
 import type { Config } from './config';
 import type { Municipality } from '../shared/api-types';
+import type { RateLimits } from './limits/rate-limits';
+import type { Outbox } from './mail/outbox';
 
 export type AppConfig = Pick<
   Config,
-  'sessionSeconds' | 'codeTtlSeconds' | 'codeMaxAttempts' | 'codesPerHour' | 'trustedDeviceDays' | 'verifiedEmailSeconds' | 'parentOrigins' | 'siteTopUrl' | 'monitorUrl' | 'surveyUrl' | 'mailDomain' | 'publicUrl' | 'registrationLinkSeconds'
+  | 'sessionSeconds' | 'codeTtlSeconds' | 'codeMaxAttempts' | 'codesPerHour' | 'trustedDeviceDays' | 'verifiedEmailSeconds' | 'parentOrigins'
+  | 'siteTopUrl' | 'monitorUrl' | 'surveyUrl' | 'mailDomain' | 'limits' | 'publicUrl' | 'registrationLinkSeconds'
 >;
 
 export interface AppContext {
   db: Db;
+  /** Sends at once and throws MAIL_FAILED (502) when the relay refuses: for codes. */
   mailer: Mailer;
+  /** Queues durably and retries: for notices and acknowledgements that must not be lost. */
+  outbox: Outbox;
   codes: Codes;
   sessions: Sessions;
+  limits: RateLimits;
   config: AppConfig;
   /** The denshijiti master (GET /v1/master/denshijiti), fixed at start-up. */
   municipalities: Municipality[];

@@ -25,6 +25,7 @@ export const errorStatus = {
   LINK_RATE_LIMITED: 429,
   MAIL_FAILED: 502,
   INTERNAL: 500,
+  DB_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -11,6 +11,7 @@ import { seedDemoMember } from './seed';
 import { dataSecrets } from './data-secrets';
 import { startParentSite } from './parent-site';
 import messages from '../../messages/ja.json';
+import { Redis } from 'ioredis';
 
 export const DIST_DIR = fileURLToPath(new URL('../../dist/', import.meta.url));
 
@@ -22,14 +23,21 @@ export interface StackOptions {
 export async function startStack(config: Config = loadConfig(), { mountClient }: StackOptions = {}, distDir = DIST_DIR) {
   if (!mountClient && !existsSync(distDir + 'index.html')) throw new Error('dist/ is missing: run npm run build (npm start does it for you)');
   const { clientKey, secret } = dataSecrets(config.dataDir, config.clientKey, config.secret);
-  const db = openDb(config);
+  const db = openDb({ ...config, onPoolError: (error) => console.error(`database connection lost (the pool reconnects): ${error.message}`) });
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
+  // While Redis is unreachable the counters fall back to the database; say so, do not crash.
+  redis?.on('error', (error) => console.error(`redis: ${error.message}`));
   await migrate(db);
   const catcher = config.smtpUrl ? undefined : await startMailCatcher(config.mailCatcherSmtpPort, config.mailCatcherWebPort);
   if (config.seedDemo) await seedDemoMember(db, config.demoEmail, config.demoPassword);
 
   const app = await build({
     db,
-    mailer: createMailer(smtpUrlOf(config), config.mailFrom),
+    mailer: createMailer(smtpUrlOf(config), config.mailFrom, config.smtpTimeoutSeconds * 1000),
+    redis,
+    trustProxy: config.trustProxy,
+    requestTimeoutMs: config.requestTimeoutSeconds * 1000,
+    outboxIntervalMs: 5000,
     clientKey,
     secret,
     config,
@@ -58,6 +66,7 @@ export async function startStack(config: Config = loadConfig(), { mountClient }:
     await parent.close();
     await app.close();
     await catcher?.close();
+    redis?.disconnect();
     await db.destroy();
   };
   return { app, close };

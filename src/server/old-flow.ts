@@ -15,7 +15,7 @@ export function lifetimeText(seconds: number): string {
 }
 
 export function oldFlow(ctx: AppContext) {
-  const links = createRegistrationLinks(ctx.db, { secret: ctx.secret, registrationLinkSeconds: ctx.config.registrationLinkSeconds, codesPerHour: ctx.config.codesPerHour });
+  const links = createRegistrationLinks(ctx.db, { secret: ctx.secret, registrationLinkSeconds: ctx.config.registrationLinkSeconds, codesPerHour: ctx.config.codesPerHour }, ctx.limits);
   return {
     links,
     /** Mails a registration link; a registered address gets, after the same work and with the

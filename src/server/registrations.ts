@@ -3,8 +3,9 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { Db } from './db/connect';
 import { ApiError } from './errors';
-import { isUniqueViolation } from './db/errors';
+import { isUniqueViolation, violatedKey } from './db/errors';
 import { iso, japanDay, now } from './services/clock';
+import type { Outbox } from './mail/outbox';
 import type { RegistrationPayload } from '../shared/api-types';
 import messages from '../../messages/ja.json';
 
@@ -24,17 +25,35 @@ export function registerNumber(at: Date): string {
   return `R${japanDay(at)}-${String(randomInt(0, 1_000_000)).padStart(6, '0')}`;
 }
 
-/** Inserts the member and their pending application inside `tx`; `prove` runs first in the same
- *  transaction and throws when the address is not (or no longer) proven. */
+/** Runs the registration's transaction; a registration number drawn twice (one in a million a
+ *  day) is drawn again, a second registration of one address racing the first answers
+ *  EMAIL_TAKEN, and any other collision is an error, not a false "address taken". */
+async function writeRetryingNumber<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      const key = violatedKey(error);
+      if (/register_number/.test(key) && attempt < 5) continue;
+      if (/users_active_email|users\.email/.test(key)) throw emailTaken();
+      throw error;
+    }
+  }
+}
+
+/** Inserts the member, their pending application and the queued welcome mail in one
+ *  transaction; `prove` runs first in it and throws when the address is not (or no longer)
+ *  proven. Returns the member and the welcome mail's outbox id. */
 export async function insertMember(
   db: Db,
+  outbox: Outbox,
   body: NewMemberProfile,
   passwordHash: string,
   prove: (tx: Db) => Promise<void>,
-): Promise<{ userId: string; number: string }> {
-  return db
-    .transaction()
-    .execute(async (tx) => {
+): Promise<{ userId: string; welcomeId: string }> {
+  const write = () =>
+    db.transaction().execute(async (tx) => {
       await prove(tx);
       if (await isTaken(tx, body.email)) throw emailTaken();
       const at = now();
@@ -73,11 +92,8 @@ export async function insertMember(
         .execute();
       const number = registerNumber(at);
       await tx.insertInto('applications').values({ id: randomUUID(), user_id: id, register_number: number, status: 'pending', applied_at: iso(at), decided_at: null }).execute();
-      return { userId: id, number };
-    })
-    .catch((error: unknown) => {
-      // Two registrations of one address at once: the second loses on the unique index.
-      if (isUniqueViolation(error)) throw emailTaken();
-      throw error;
+      const name = `${body.last_name_kanji} ${body.first_name_kanji}`;
+      return { userId: id, welcomeId: await outbox.queue(tx, body.email, 'welcome', { name, registerNumber: number }) };
     });
+  return writeRetryingNumber(write);
 }

@@ -6,9 +6,10 @@ import type { NewUser } from './db/types';
 import { hashPassword } from './services/passwords';
 import { readFileSync } from 'node:fs';
 import { iso, now } from './services/clock';
+import { canonicalEmail } from '../shared/canonical-email';
 
 export async function seedDemoMember(db: Db, email: string, password: string): Promise<boolean> {
-  const existing = await db.selectFrom('users').select('id').where('email', '=', email).where('status', '=', 'active').executeTakeFirst();
+  const existing = await db.selectFrom('users').select('id').where('email', '=', canonicalEmail(email)).where('status', '=', 'active').executeTakeFirst();
   if (existing) return false;
   await createMember(db, email, password);
   return true;
@@ -25,7 +26,7 @@ export async function createMember(db: Db, email: string, password: string, prof
     .insertInto('users')
     .values({
       id,
-      email,
+      email: canonicalEmail(email),
       status: 'active',
       password_hash: await hashPassword(password),
       ...demoProfile,

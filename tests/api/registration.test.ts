@@ -160,11 +160,18 @@ describe.each(DATABASES)('registration ($name)', ({ kind }) => {
       expect(h.mailer.sent).toHaveLength(0);
     });
 
-    it('an active member\'s address → 409 EMAIL_TAKEN with fields.email, no mail', async () => {
+    it('an active member\'s address → the same 200 as a free one; the owner gets a notice without a code', async () => {
       const member = await h.createMember(h.uniqueEmail('active'));
-      expectError(await h.sendRegistrationCode(member.email), 409, 'EMAIL_TAKEN', { email: [EMAIL_TAKEN] });
-      expect(h.mailer.sent).toHaveLength(0);
-      expect(await h.db.selectFrom('email_codes').select('id').where('email', '=', member.email).execute()).toHaveLength(0);
+      const free = await h.sendRegistrationCode(h.uniqueEmail('free'));
+      const taken = await h.sendRegistrationCode(member.email);
+      expect(taken.statusCode, taken.body).toBe(200);
+      expect(taken.body).toBe(free.body);
+      expect(Object.keys(taken.headers).sort()).toEqual(Object.keys(free.headers).sort());
+      const mails = h.mailer.to(member.email);
+      expect(mails.map((m) => m.template)).toEqual(['registerAttempted']);
+      expect(mails[0].values.code).toBeUndefined();
+      // No code works for the address: every guess is a wrong code.
+      expectError(await h.verifyEmail(member.email, '00000'), 400, 'CODE_INVALID');
     });
 
     it('a withdrawn member\'s address is free again: 200 and a code', async () => {
@@ -177,9 +184,11 @@ describe.each(DATABASES)('registration ($name)', ({ kind }) => {
 
     it('a member set to withdrawn in the database frees the address', async () => {
       const member = await h.createMember(h.uniqueEmail('leaving'));
-      expectError(await h.sendRegistrationCode(member.email), 409, 'EMAIL_TAKEN', { email: [EMAIL_TAKEN] });
+      expect((await h.sendRegistrationCode(member.email)).statusCode).toBe(200);
+      expect(h.mailer.to(member.email).at(-1)?.template).toBe('registerAttempted');
       await h.db.updateTable('users').set({ status: 'withdrawn', withdrawn_at: new Date().toISOString() }).where('id', '=', member.id).execute();
       expect((await h.sendRegistrationCode(member.email)).statusCode).toBe(200);
+      expect(h.mailer.to(member.email).at(-1)?.template).toBe('registerCode');
     });
 
     it('a failing mail relay → 502 MAIL_FAILED', async () => {
@@ -430,10 +439,11 @@ describe.each(DATABASES)('registration ($name)', ({ kind }) => {
       expect(h.mailer.to(email).filter((m) => m.template === 'welcome')).toHaveLength(1);
     });
 
-    it('a second verification for a registered address → 409 EMAIL_TAKEN at STEP1', async () => {
+    it('a second verification for a registered address → STEP1 answers as usual but mails a notice, not a code', async () => {
       const { email, code } = await h.verifiedEmail();
       expect((await h.register(validRegistration(email, code))).statusCode).toBe(200);
-      expectError(await h.sendRegistrationCode(email), 409, 'EMAIL_TAKEN', { email: [EMAIL_TAKEN] });
+      expect((await h.sendRegistrationCode(email)).statusCode).toBe(200);
+      expect(h.mailer.to(email).at(-1)?.template).toBe('registerAttempted');
     });
 
     it('two verifications for one address: after the first registers, the second → 409 EMAIL_TAKEN', async () => {

@@ -138,8 +138,9 @@ describe.each(DATABASES)('POST /v1/user/withdraw ($name)', ({ kind }) => {
 
     // The old credentials no longer log in: not with a code, not through the trusted device.
     expectError(await h.verify(registered.email, registered.password), 401, 'LOGIN_FAILED');
-    expectError(await h.login({ email: registered.email, password: registered.password, device: third.device }), 401, 'LOGIN_FAILED');
-    expectError(await h.login({ email: registered.email, password: registered.password, device: second.device }), 401, 'LOGIN_FAILED');
+    // Code-less, the answer is CODE_REQUIRED: the devices are no longer trusted (docs/decisions/015).
+    expectError(await h.login({ email: registered.email, password: registered.password, device: third.device }), 401, 'CODE_REQUIRED');
+    expectError(await h.login({ email: registered.email, password: registered.password, device: second.device }), 401, 'CODE_REQUIRED');
     expect(await h.db.selectFrom('trusted_devices').select('token_hash').where('user_id', '=', registered.id).execute()).toEqual([]);
 
     // One mail, to the member: withdrawn.

@@ -50,6 +50,8 @@ describe('operator: the command line', () => {
       'inquiries show',
       'inquiries answer',
       'inquiries close',
+      'outbox list',
+      'outbox retry',
     ]);
   });
 

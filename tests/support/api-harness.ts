@@ -9,7 +9,7 @@ import pg from 'pg';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { SelectQueryNode, TableNode, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryId, type QueryResult, type RootOperationNode, type UnknownRow } from 'kysely';
 import { beforeAll, beforeEach, expect } from 'vitest';
-import { build } from '../../src/server/app';
+import { build, type BuildOptions } from '../../src/server/app';
 import { migrate, openDb, type Db } from '../../src/server/db/connect';
 import type { NewUser } from '../../src/server/db/types';
 import type { AppConfig } from '../../src/server/context';
@@ -17,6 +17,8 @@ import type { Mailer, MailTemplate } from '../../src/server/mail/mailer';
 import type { ErrorCode } from '../../src/server/errors';
 import { createMember } from '../../src/server/seed';
 import messages from '../../messages/ja.json';
+import { DEFAULT_LIMITS } from '../../src/server/limits/rate-limits';
+import { canonicalEmail } from '../../src/shared/canonical-email';
 
 export const CLIENT_KEY = 'test-client-key-4f7a1c2e9b';
 export const SECRET = 'test-secret-0c3d5e7f9a1b3c5d7e9f';
@@ -37,6 +39,8 @@ export const testConfig: AppConfig = {
   mailDomain: 'nichiiki.example.jp',
   publicUrl: 'http://localhost:3000',
   registrationLinkSeconds: 86400,
+  // Suites send thousands of requests from one address; the per-IP limit has its own tests.
+  limits: { ...DEFAULT_LIMITS, ipRequests: 1_000_000 },
 };
 
 /** The exact Japanese text each error code must answer with (messages/ja.json "api"). */
@@ -59,6 +63,7 @@ export const API_MESSAGES: Partial<Record<ErrorCode, string>> = {
   MASTER_UNKNOWN: '選択肢の一覧にない値です。選択し直してください。',
   WRONG_PASSWORD: 'パスワードが正しくありません。',
   IDENTITY_FAILED: '本人確認ができませんでした。入力内容をご確認ください。',
+  DB_UNAVAILABLE: 'ただいまサービスに接続しにくい状態です。しばらく時間をおいてから、もう一度お試しください。',
   TOO_MANY_ATTEMPTS: '試行回数の上限に達しました。しばらく時間をおいてから、もう一度お試しください。',
   LINK_INVALID: messages.api.LINK_INVALID,
   LINK_RATE_LIMITED: messages.api.LINK_RATE_LIMITED,
@@ -83,8 +88,9 @@ export class FakeMailer implements Mailer {
     this.sent.push({ to, template, values });
   }
 
+  /** Mail to `address` in any spelling (the server writes addresses in canonical form). */
   to(address: string): SentMail[] {
-    return this.sent.filter((m) => m.to === address);
+    return this.sent.filter((m) => canonicalEmail(m.to) === canonicalEmail(address));
   }
 
   /** The code in the latest mail to `address`. */
@@ -127,7 +133,7 @@ async function pgAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
 }
 
 /** A migrated, empty database: SQLite in a fresh temp dir, or a fresh PostgreSQL schema. */
-export async function openTestDb(kind: DbKind): Promise<TestDb> {
+export async function openTestDb(kind: DbKind, { applicationName }: { applicationName?: string } = {}): Promise<TestDb> {
   const dataDir = await mkdtemp(join(tmpdir(), 'member-site-api-'));
   if (kind === 'sqlite') {
     const db = openDb({ dataDir });
@@ -154,7 +160,7 @@ export async function openTestDb(kind: DbKind): Promise<TestDb> {
     await rm(dataDir, { recursive: true, force: true });
     throw error;
   });
-  const db = openDb({ databaseUrl: PG_URL, dataDir, pgSchema });
+  const db = openDb({ databaseUrl: PG_URL, dataDir, pgSchema, applicationName, onPoolError: () => {} });
   try {
     await migrate(db);
   } catch (error) {
@@ -387,12 +393,20 @@ export class Harness {
   ) {}
 
   /** `plugins` are applied to the app's view of the database only; `harness.db` stays plain. */
-  static async start(kind: DbKind, { config = {}, plugins = [] }: { config?: Partial<AppConfig>; plugins?: KyselyPlugin[] } = {}): Promise<Harness> {
-    const testDb = await openTestDb(kind);
+  static async start(
+    kind: DbKind,
+    {
+      config = {},
+      plugins = [],
+      applicationName,
+      extra = {},
+    }: { config?: Partial<AppConfig>; plugins?: KyselyPlugin[]; applicationName?: string; extra?: Pick<BuildOptions, 'redis' | 'limitPrefix'> } = {},
+  ): Promise<Harness> {
+    const testDb = await openTestDb(kind, { applicationName });
     const mailer = new FakeMailer();
     try {
       const appDb = plugins.reduce<Db>((db, plugin) => db.withPlugin(plugin), testDb.db);
-      const app = await build({ db: appDb, mailer, clientKey: CLIENT_KEY, secret: SECRET, config: { ...testConfig, ...config } });
+      const app = await build({ db: appDb, mailer, clientKey: CLIENT_KEY, secret: SECRET, config: { ...testConfig, ...config }, ...extra });
       await app.ready();
       return new Harness(app, testDb.db, kind, mailer, testDb);
     } catch (error) {

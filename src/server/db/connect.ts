@@ -15,15 +15,33 @@ export interface DbOptions {
   dataDir: string;
   /** PostgreSQL only: a schema to work in (tests use a fresh one each run). */
   pgSchema?: string;
+  /** PostgreSQL only: names the connections in pg_stat_activity. */
+  applicationName?: string;
+  /** Told of errors on idle pooled connections (a restarted or failed-over database). */
+  onPoolError?: (error: Error) => void;
 }
 
-export function openDb({ databaseUrl, dataDir, pgSchema }: DbOptions): Db {
+/** How long a request waits for a pooled PostgreSQL connection before answering 503. */
+const CONNECT_TIMEOUT_MS = 5000;
+
+export function openDb({ databaseUrl, dataDir, pgSchema, applicationName = 'member-site', onPoolError }: DbOptions): Db {
   if (databaseUrl) {
     const pool = new pg.Pool({
       connectionString: databaseUrl,
       max: 10,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      application_name: applicationName,
       ...(pgSchema ? { options: `-c search_path=${pgSchema}` } : {}),
     });
+    // Without a listener, an idle connection that the server drops (restart, failover,
+    // pg_terminate_backend, an idle-connection reaper) is an unhandled 'error' event and ends
+    // the process. The pool discards that connection by itself and opens a fresh one on demand.
+    const report = onPoolError ?? ((e: Error) => console.error('database connection lost:', e.message));
+    pool.on('error', report);
+    // A connection can also be dropped while a request holds it between two statements: the
+    // pool listens only to idle ones, so each connection gets its own listener. The statement
+    // in flight fails (503), and the pool discards the dead connection when it comes back.
+    pool.on('connect', (client) => client.on('error', report));
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   mkdirSync(dataDir, { recursive: true });

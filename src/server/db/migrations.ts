@@ -1,6 +1,7 @@
 // Schema migrations, run at every start (idempotent: Kysely records what has run).
 // Types are chosen to mean the same in SQLite and PostgreSQL: text, integer.
 import { type Kysely, type Migration, type MigrationProvider, sql } from 'kysely';
+import { canonicalEmailsMigration } from './canonical-emails-migration';
 
 const profileColumns = [
   'last_name_kanji', 'first_name_kanji', 'last_name_alpha', 'first_name_alpha', 'birthday', 'gender',
@@ -151,6 +152,37 @@ const migrations: Record<string, Migration> = {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .execute();
       await db.schema.createIndex('failed_attempts_lookup').on('failed_attempts').columns(['scope', 'subject', 'created_at']).execute();
+    },
+  },
+  '005-canonical-emails': canonicalEmailsMigration,
+  '006-rate-limits-mail-outbox': {
+    async up(db: Kysely<unknown>) {
+      // rate-limiter-flexible's counters (src/server/services/rate-limits.ts): key, points used
+      // in the current window, and when the window ends (epoch milliseconds).
+      await db.schema
+        .createTable('rate_limits')
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('points', 'integer', (c) => c.notNull())
+        .addColumn('expire', 'bigint')
+        .execute();
+      await db.schema.createIndex('rate_limits_expire').on('rate_limits').column('expire').execute();
+
+      // Mail that must not be lost (notices, acknowledgements, operator mail): written in the
+      // database first, sent by the outbox worker with retry and backoff.
+      await db.schema
+        .createTable('mail_outbox')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('to_address', 'text', (c) => c.notNull())
+        .addColumn('template', 'text', (c) => c.notNull())
+        .addColumn('values_json', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('next_attempt_at', 'text', (c) => c.notNull())
+        .addColumn('locked_until', 'text')
+        .addColumn('last_error', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('sent_at', 'text')
+        .execute();
+      await db.schema.createIndex('mail_outbox_due').on('mail_outbox').columns(['sent_at', 'next_attempt_at']).execute();
     },
   },
   '007-registration-links-city': {

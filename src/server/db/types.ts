@@ -137,6 +137,27 @@ export interface RegistrationLinksTable {
   used_at: string | null;
 }
 
+export interface RateLimitsTable {
+  key: string;
+  points: number;
+  /** Epoch milliseconds when the window ends (PostgreSQL bigint reads back as a string). */
+  expire: number | string | null;
+}
+
+export interface MailOutboxTable {
+  id: string;
+  to_address: string;
+  template: string;
+  values_json: string;
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  /** Set while one worker is sending it, so two instances do not send it twice. */
+  locked_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -150,6 +171,8 @@ export interface Database {
   inquiries: InquiriesTable;
   failed_attempts: FailedAttemptsTable;
   registration_links: RegistrationLinksTable;
+  rate_limits: RateLimitsTable;
+  mail_outbox: MailOutboxTable;
 }
 
 export type User = Selectable<UsersTable>;

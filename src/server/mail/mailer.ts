@@ -25,8 +25,16 @@ export function renderMail(template: MailTemplate, values: Record<string, string
   return { subject: format(subject, all), text, html };
 }
 
-export function createMailer(smtpUrl: string, from: string): Mailer {
-  const transport = nodemailer.createTransport(smtpUrl);
+/** A relay that accepts the connection but never answers must not hold a request for
+ *  nodemailer's default minutes: connect, greeting and every socket wait get `timeoutMs`. */
+export function createMailer(smtpUrl: string, from: string, timeoutMs = 5000): Mailer {
+  const transport = nodemailer.createTransport({
+    url: smtpUrl,
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+    dnsTimeout: timeoutMs,
+  });
   return {
     async send(to, template, values) {
       await transport.sendMail({ from, to, ...renderMail(template, values) });

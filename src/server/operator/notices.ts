@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import type { Db } from '../db/connect';
 import { iso, now } from '../services/clock';
+import { canonicalEmail } from '../../shared/canonical-email';
 import type { Command, CommandRun } from './command';
 import { OperatorError } from './errors';
 import { japanTime, table } from './output';
@@ -15,7 +16,7 @@ const USAGE = {
 };
 
 async function activeMember(db: Db, email: string) {
-  return db.selectFrom('users').select('id').where('email', '=', email).where('status', '=', 'active').executeTakeFirst();
+  return db.selectFrom('users').select('id').where('email', '=', canonicalEmail(email)).where('status', '=', 'active').executeTakeFirst();
 }
 
 export const postNotice: CommandRun = async (db, _mailer, args, output) => {
@@ -64,7 +65,7 @@ export const listNotices: CommandRun = async (db, _mailer, args, output) => {
   if (to) {
     // What that member reads on my page: their own notices and every broadcast. A withdrawn
     // member's past notices are listed too (the address may belong to several accounts).
-    const members = await db.selectFrom('users').select('id').where('email', '=', to).execute();
+    const members = await db.selectFrom('users').select('id').where('email', '=', canonicalEmail(to)).execute();
     if (members.length === 0) throw new OperatorError(say(text.errors.unknownAddress, { email: to }));
     const ids = members.map((m) => m.id);
     query = query.where((eb) => eb.or([eb('notifications.user_id', 'in', ids), eb('notifications.user_id', 'is', null)]));

@@ -24,43 +24,51 @@ verifyFlows.set('email_change', {
     const { email } = ctx.parse<{ email: string }>('api.user-verify-email-change.json', request.body);
     const member = await activeMember(ctx.db, requireMember(request));
     const owner = await ctx.db.selectFrom('users').select('id').where('email', '=', email).where('status', '=', 'active').executeTakeFirst();
-    if (owner) throw taken();
-    const code = await ctx.codes.issue('email_change', changeKey(member.id, email), member.id);
-    await ctx.mailer.send(email, 'emailChangeCode', { code, minutes: Math.round(ctx.config.codeTtlSeconds / 60) });
+    // Another member's address gets the same answer after the same work, and that member hears
+    // of the attempt (no enumeration of members; docs/decisions/015).
+    const mail = owner ? { to: email, template: 'emailChangeAttempted' as const, decoy: true } : { to: email, template: 'emailChangeCode' as const };
+    await ctx.codes.issue('email_change', changeKey(member.id, email), member.id, mail);
     return { message: 'sent' };
   },
 });
 
 export function accountRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.post('/v1/user/email/change', { config: { auth: 'member' } }, async (request) => {
+  app.post('/v1/user/email/change', { config: { auth: 'member', limited: true } }, async (request) => {
     const { email, code } = ctx.parse<{ email: string; code: string }>('api.user-email-change.json', request.body);
     const member = await activeMember(ctx.db, requireMember(request));
     await ctx.codes.consume('email_change', changeKey(member.id, email), code);
-    await ctx.db
+    const noticeId = await ctx.db
       .transaction()
       .execute(async (tx) => {
         const owner = await tx.selectFrom('users').select('id').where('email', '=', email).where('status', '=', 'active').executeTakeFirst();
         if (owner) throw taken();
-        await tx.updateTable('users').set({ email, updated_at: iso(now()) }).where('id', '=', member.id).execute();
+        const at = iso(now());
+        await tx.updateTable('users').set({ email, updated_at: at }).where('id', '=', member.id).execute();
+        // Whatever was pending for the old address (a login or reset code) dies with it, and
+        // devices trusted under the old address must prove the new one with a code.
+        await tx.updateTable('email_codes').set({ consumed_at: at }).where('email', '=', member.email).where('consumed_at', 'is', null).execute();
+        await tx.deleteFrom('trusted_devices').where('user_id', '=', member.id).execute();
+        // The old address hears of the change, so a hijacked account does not go unnoticed;
+        // queued with the change itself, so the one is never without the other.
+        return ctx.outbox.queue(tx, member.email, 'emailChanged', { name: `${member.last_name_kanji} ${member.first_name_kanji}`, newEmail: email });
       })
       .catch((error: unknown) => {
         throw isUniqueViolation(error) ? taken() : error;
       });
-    // The old address hears of the change, so a hijacked account does not go unnoticed.
-    await ctx.mailer
-      .send(member.email, 'emailChanged', { name: `${member.last_name_kanji} ${member.first_name_kanji}`, newEmail: email })
-      .catch((error) => request.log.error({ err: error }, 'e-mail change notice failed'));
+    await ctx.outbox.sendQueued(noticeId);
     return { email };
   });
 
-  app.post('/v1/user/withdraw', { config: { auth: 'member' } }, async (request) => {
+  app.post('/v1/user/withdraw', { config: { auth: 'member', limited: true } }, async (request) => {
     const { password, reason = '' } = ctx.parse<{ password: string; reason?: string }>('api.user-withdraw.json', request.body);
     const member = await activeMember(ctx.db, requireMember(request));
+    await ctx.limits.hit('password', member.email);
     if (!(await verifyPassword(member.password_hash, password))) {
       throw new ApiError('WRONG_PASSWORD', { password: [messages.api.WRONG_PASSWORD] });
     }
+    await ctx.limits.reset('password', member.email);
     const at = iso(now());
-    await ctx.db.transaction().execute(async (tx) => {
+    const noticeId = await ctx.db.transaction().execute(async (tx) => {
       const done = await tx
         .updateTable('users')
         .set({ status: 'withdrawn', withdrawn_at: at, updated_at: at })
@@ -72,10 +80,9 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext) {
       await tx.insertInto('withdrawals').values({ id: randomUUID(), user_id: member.id, reason, created_at: at }).execute();
       await tx.updateTable('sessions').set({ revoked_at: at }).where('user_id', '=', member.id).where('revoked_at', 'is', null).execute();
       await tx.deleteFrom('trusted_devices').where('user_id', '=', member.id).execute();
+      return ctx.outbox.queue(tx, member.email, 'withdrawn', { name: `${member.last_name_kanji} ${member.first_name_kanji}` });
     });
-    await ctx.mailer
-      .send(member.email, 'withdrawn', { name: `${member.last_name_kanji} ${member.first_name_kanji}` })
-      .catch((error) => request.log.error({ err: error }, 'withdrawal mail failed'));
+    await ctx.outbox.sendQueued(noticeId);
     return { message: 'withdrawn' };
   });
 }

@@ -37,7 +37,7 @@ export function subjectOf(content: string): string {
 }
 
 export function contactRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.post('/v1/contact', { config: { auth: 'client-or-member' } }, async (request) => {
+  app.post('/v1/contact', { config: { auth: 'client-or-member', limited: true } }, async (request) => {
     const body = ctx.parse<ContactPayload>('api.contact.json', request.body);
     const fields: Record<string, string[]> = {};
     for (const [field, master] of [['inquiry_user_type', 'inquiry_user_category'], ['inquiry_type', 'inquiry_type'], ['job', 'job']] as const) {
@@ -51,36 +51,40 @@ export function contactRoutes(app: FastifyInstance, ctx: AppContext) {
       : { last_name_kanji: body.last_name_kanji, first_name_kanji: body.first_name_kanji, email: body.email };
 
     const at = now();
+    const typeLabel = (await masterOptions(ctx.db, 'inquiry_type')).find((o) => o.value === body.inquiry_type)?.label ?? body.inquiry_type;
+    const acknowledgement = { name: `${sender.last_name_kanji} ${sender.first_name_kanji}`, typeLabel, content: body.purpose_detail };
     let ticketNo = '';
+    let ackId = '';
     for (let attempt = 0; !ticketNo; attempt++) {
       const candidate = ticketNumber(at);
       try {
-        await ctx.db
-          .insertInto('inquiries')
-          .values({
-            id: randomUUID(),
-            ticket_no: candidate,
-            user_id: member?.id ?? null,
-            ...sender,
-            inquiry_user_type: body.inquiry_user_type,
-            inquiry_type: body.inquiry_type,
-            job: body.job,
-            content: body.purpose_detail,
-            status: 'open',
-            answer: null,
-            created_at: iso(at),
-            updated_at: iso(at),
-          })
-          .execute();
+        // The inquiry and its acknowledgement are written together: neither exists without the other.
+        ackId = await ctx.db.transaction().execute(async (tx) => {
+          await tx
+            .insertInto('inquiries')
+            .values({
+              id: randomUUID(),
+              ticket_no: candidate,
+              user_id: member?.id ?? null,
+              ...sender,
+              inquiry_user_type: body.inquiry_user_type,
+              inquiry_type: body.inquiry_type,
+              job: body.job,
+              content: body.purpose_detail,
+              status: 'open',
+              answer: null,
+              created_at: iso(at),
+              updated_at: iso(at),
+            })
+            .execute();
+          return ctx.outbox.queue(tx, sender.email, 'contactReceived', { ...acknowledgement, ticketNo: candidate });
+        });
         ticketNo = candidate;
       } catch (error) {
         if (!isUniqueViolation(error) || attempt >= 5) throw error;
       }
     }
-    const typeLabel = (await masterOptions(ctx.db, 'inquiry_type')).find((o) => o.value === body.inquiry_type)?.label ?? body.inquiry_type;
-    await ctx.mailer
-      .send(sender.email, 'contactReceived', { name: `${sender.last_name_kanji} ${sender.first_name_kanji}`, ticketNo, typeLabel, content: body.purpose_detail })
-      .catch((error) => request.log.error({ err: error }, 'contact acknowledgement failed'));
+    await ctx.outbox.sendQueued(ackId);
     return { ticket_no: ticketNo };
   });
 

@@ -23,7 +23,7 @@ export function oldRegistrationRoutes(app: FastifyInstance, ctx: AppContext) {
     return { email: link.email };
   });
 
-  app.post('/v1/user/register-by-link', { config: { auth: 'client' } }, async (request) => {
+  app.post('/v1/user/register-by-link', { config: { auth: 'client', limited: true } }, async (request) => {
     const body = ctx.parse<OldRegistrationPayload>('api.user-register-by-link.json', request.body);
     const fields = (await unknownMasterFields(ctx.db, body, messages.api.MASTER_UNKNOWN)) ?? {};
     if (!ctx.municipalities.some((m) => m.value === body.city)) fields.city = [messages.api.MASTER_UNKNOWN];
@@ -35,15 +35,13 @@ export function oldRegistrationRoutes(app: FastifyInstance, ctx: AppContext) {
     if (link.email !== body.email) throw new ApiError('VALIDATION', { email: [messages.api.LINK_EMAIL_MISMATCH] });
     const passwordHash = await hashPassword(body.password);
 
-    const { number } = await insertMember(ctx.db, body, passwordHash, async (tx) => {
+    const { welcomeId } = await insertMember(ctx.db, ctx.outbox, body, passwordHash, async (tx) => {
       if (!(await links.use(tx, link.id))) throw new ApiError('LINK_INVALID');
       // Other links to the same address are spent too: the address now belongs to a member.
       await links.useAllFor(tx, link.email);
     });
-    // The member exists now; a failed welcome mail must not turn a registration into an error.
-    await ctx.mailer
-      .send(body.email, 'welcome', { name: `${body.last_name_kanji} ${body.first_name_kanji}`, registerNumber: number })
-      .catch((error) => request.log.error({ err: error }, 'welcome mail failed'));
+    // The welcome mail was queued with the member; a relay outage only delays it (no error).
+    await ctx.outbox.sendQueued(welcomeId);
     return { message: 'registered' };
   });
 }

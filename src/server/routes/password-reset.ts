@@ -45,14 +45,13 @@ verifyFlows.set('password_change', {
     const phoneOk = sameText(user?.phone ?? '', phone);
     if (!user || !birthdayOk || !phoneOk) throw new ApiError('IDENTITY_FAILED');
     await ctx.db.deleteFrom('failed_attempts').where('id', '=', attemptId).execute();
-    const code = await ctx.codes.issue('password_change', user.email, user.id);
-    await ctx.mailer.send(user.email, 'passwordResetCode', { code, minutes: Math.round(ctx.config.codeTtlSeconds / 60) });
+    await ctx.codes.issue('password_change', user.email, user.id, { to: user.email, template: 'passwordResetCode' });
     return { message: 'sent' };
   },
 });
 
 export function passwordResetRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.post('/v1/user/set-password', { config: { auth: 'client' } }, async (request) => {
+  app.post('/v1/user/set-password', { config: { auth: 'client', limited: true } }, async (request) => {
     const { email, code, new_password: password } = ctx.parse<{ email: string; code: string; new_password: string }>(
       'api.user-set-password.json',
       request.body,
@@ -60,7 +59,7 @@ export function passwordResetRoutes(app: FastifyInstance, ctx: AppContext) {
     const { userId } = await ctx.codes.consume('password_change', email, code);
     if (!userId) throw new ApiError('CODE_INVALID');
     const hash = await hashPassword(password);
-    const member = await ctx.db.transaction().execute(async (tx) => {
+    const noticeId = await ctx.db.transaction().execute(async (tx) => {
       const user = await tx.selectFrom('users').selectAll().where('id', '=', userId).where('status', '=', 'active').executeTakeFirst();
       if (!user) throw new ApiError('CODE_INVALID');
       const at = iso(now());
@@ -68,11 +67,9 @@ export function passwordResetRoutes(app: FastifyInstance, ctx: AppContext) {
       // A reset is what a member does when someone else may know the password: sign out everywhere.
       await tx.updateTable('sessions').set({ revoked_at: at }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
       await tx.deleteFrom('trusted_devices').where('user_id', '=', userId).execute();
-      return user;
+      return ctx.outbox.queue(tx, user.email, 'passwordChanged', { name: `${user.last_name_kanji} ${user.first_name_kanji}` });
     });
-    await ctx.mailer
-      .send(member.email, 'passwordChanged', { name: `${member.last_name_kanji} ${member.first_name_kanji}` })
-      .catch((error) => request.log.error({ err: error }, 'password change notice failed'));
+    await ctx.outbox.sendQueued(noticeId);
     return { message: 'changed' };
   });
 }

@@ -3,10 +3,11 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
+import type { Db } from '../db/connect';
 import { ApiError } from '../errors';
-import { emailTaken, insertMember, isTaken } from '../registrations';
-import { unknownMasterFields } from '../masters';
+import { insertMember, isTaken } from '../registrations';
 import { oldFlow } from '../old-flow';
+import { unknownMasterFields } from '../masters';
 import { hashCode } from '../services/secrets';
 import { hashPassword } from '../services/passwords';
 import { iso, inSeconds, now } from '../services/clock';
@@ -19,7 +20,7 @@ const VERIFIED = 'email_register_verified';
 export function registrationRoutes(app: FastifyInstance, ctx: AppContext) {
   const old = oldFlow(ctx);
 
-  app.post('/v1/email/register', { config: { auth: 'client' } }, async (request) => {
+  app.post('/v1/email/register', { config: { auth: 'client', limited: true } }, async (request) => {
     // The old e-mail authentication screen asks for a link (docs/decisions/006), checked by its
     // own form's schema.
     if ((request.body as { flow?: unknown } | null)?.flow === 'link') {
@@ -28,13 +29,14 @@ export function registrationRoutes(app: FastifyInstance, ctx: AppContext) {
       return { message: 'sent' };
     }
     const { email } = ctx.parse<{ email: string }>('api.email-register.json', request.body);
-    if (await isTaken(ctx.db, email)) throw emailTaken();
-    const code = await ctx.codes.issue('email_register', email);
-    await ctx.mailer.send(email, 'registerCode', { code, minutes: Math.round(ctx.config.codeTtlSeconds / 60) });
+    // A registered address gets the same answer after the same work, and its owner hears that
+    // someone tried to register it (no enumeration of members; docs/decisions/015).
+    const taken = await isTaken(ctx.db, email);
+    await ctx.codes.issue('email_register', email, null, taken ? { to: email, template: 'registerAttempted', decoy: true } : { to: email, template: 'registerCode' });
     return { message: 'sent' };
   });
 
-  app.post('/v1/email/verify', { config: { auth: 'client' } }, async (request) => {
+  app.post('/v1/email/verify', { config: { auth: 'client', limited: true } }, async (request) => {
     const { key, email } = ctx.parse<{ key: string; email: string }>('api.email-verify.json', request.body);
     await ctx.codes.consume('email_register', email, key);
     await ctx.db
@@ -51,14 +53,12 @@ export function registrationRoutes(app: FastifyInstance, ctx: AppContext) {
     return { email };
   });
 
-  app.post('/v1/user/register', { config: { auth: 'client' } }, async (request) => {
+  app.post('/v1/user/register', { config: { auth: 'client', limited: true } }, async (request) => {
     const body = ctx.parse<RegistrationPayload>('api.user-register.json', request.body);
     const badMasters = await unknownMasterFields(ctx.db, body, messages.api.MASTER_UNKNOWN);
     if (badMasters) throw new ApiError('VALIDATION', badMasters);
-    const passwordHash = await hashPassword(body.password);
-
-    const { userId, number } = await insertMember(ctx.db, body, passwordHash, async (tx) => {
-      const ticket = await tx
+    const findTicket = (db: Db) =>
+      db
         .selectFrom('email_verifications')
         .select('id')
         .where('email', '=', body.email)
@@ -66,16 +66,20 @@ export function registrationRoutes(app: FastifyInstance, ctx: AppContext) {
         .where('used_at', 'is', null)
         .where('expires_at', '>', iso(now()))
         .executeTakeFirst();
+    // The cheap check first: a registration without a verified address costs no argon2 hash.
+    if (!(await findTicket(ctx.db))) throw new ApiError('VERIFICATION_REQUIRED');
+    const passwordHash = await hashPassword(body.password);
+
+    const { userId, welcomeId } = await insertMember(ctx.db, ctx.outbox, body, passwordHash, async (tx) => {
+      const ticket = await findTicket(tx);
       if (!ticket) throw new ApiError('VERIFICATION_REQUIRED');
       const used = await tx.updateTable('email_verifications').set({ used_at: iso(now()) }).where('id', '=', ticket.id).where('used_at', 'is', null).executeTakeFirst();
       if (Number(used.numUpdatedRows) !== 1) throw new ApiError('VERIFICATION_REQUIRED');
     });
 
     const session = await ctx.sessions.open(userId);
-    // The member exists now; a failed welcome mail must not turn a registration into an error.
-    await ctx.mailer
-      .send(body.email, 'welcome', { name: `${body.last_name_kanji} ${body.first_name_kanji}`, registerNumber: number })
-      .catch((error) => request.log.error({ err: error }, 'welcome mail failed'));
+    // The welcome mail was queued with the member; a relay outage only delays it (no error).
+    await ctx.outbox.sendQueued(welcomeId);
     return { token: session.token, expires_in: session.expiresIn };
   });
 }

@@ -13,17 +13,19 @@ interface Credentials {
   code?: string;
 }
 
+function activeByEmail(ctx: AppContext, email: string) {
+  return ctx.db.selectFrom('users').select(['id', 'email', 'password_hash']).where('email', '=', email).where('status', '=', 'active').executeTakeFirst();
+}
+
 /** The active member with these credentials, or LOGIN_FAILED (same answer, same time, whether
- *  the address is unknown or the password wrong). */
+ *  the address is unknown or the password wrong). Every try counts against the address before
+ *  the password is compared; a right password ends the run of wrong ones (docs/decisions/015). */
 async function checkCredentials(ctx: AppContext, { email, password }: Credentials) {
-  const user = await ctx.db
-    .selectFrom('users')
-    .select(['id', 'email', 'password_hash'])
-    .where('email', '=', email)
-    .where('status', '=', 'active')
-    .executeTakeFirst();
+  await ctx.limits.hit('password', email);
+  const user = await activeByEmail(ctx, email);
   const ok = await verifyPassword(user?.password_hash, password);
   if (!user || !ok) throw new ApiError('LOGIN_FAILED');
+  await ctx.limits.reset('password', email);
   return user;
 }
 
@@ -37,8 +39,7 @@ verifyFlows.set('login', {
   async handle(ctx, request) {
     const body = ctx.parse<Credentials>('api.user-verify-login.json', request.body);
     const user = await checkCredentials(ctx, body);
-    const code = await ctx.codes.issue('login', user.email, user.id);
-    await ctx.mailer.send(user.email, 'loginCode', { code, minutes: Math.round(ctx.config.codeTtlSeconds / 60) });
+    await ctx.codes.issue('login', user.email, user.id, { to: user.email, template: 'loginCode' });
     return { message: 'sent' };
   },
 });
@@ -51,9 +52,7 @@ verifyFlows.set('login_email', {
   async handle(ctx, request) {
     const { email } = ctx.parse<{ email: string }>('api.user-verify-email-only.json', request.body);
     const user = await ctx.db.selectFrom('users').select('id').where('email', '=', email).where('status', '=', 'active').executeTakeFirst();
-    const code = await ctx.codes.issue('login', email, user?.id ?? null);
-    if (user) await ctx.mailer.send(email, 'loginCode', { code, minutes: Math.round(ctx.config.codeTtlSeconds / 60) });
-    else await ctx.mailer.send(email, 'loginUnknownAddress');
+    await ctx.codes.issue('login', email, user?.id ?? null, user ? { to: email, template: 'loginCode' } : { to: email, template: 'loginUnknownAddress', decoy: true });
     return { message: 'sent' };
   },
 });
@@ -64,7 +63,7 @@ function defaultFlow(body: unknown): string {
 }
 
 export function userAuthRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.post('/v1/user/verify', { config: { auth: 'client-or-member' } }, async (request, reply) => {
+  app.post('/v1/user/verify', { config: { auth: 'client-or-member', limited: true } }, async (request, reply) => {
     const flowName = (request.body as { flow?: unknown } | null)?.flow ?? defaultFlow(request.body);
     const flow = typeof flowName === 'string' ? verifyFlows.get(flowName) : undefined;
     if (!flow) throw new ApiError('BAD_REQUEST');
@@ -72,14 +71,17 @@ export function userAuthRoutes(app: FastifyInstance, ctx: AppContext) {
     return flow.handle(ctx, request, reply);
   });
 
-  app.post('/v1/user/login', { config: { auth: 'client' } }, async (request, reply) => {
+  app.post('/v1/user/login', { config: { auth: 'client', limited: true } }, async (request, reply) => {
     const body = ctx.parse<Credentials>('api.user-login.json', request.body);
-    const user = await checkCredentials(ctx, body);
-    if (body.code) {
-      await ctx.codes.consume('login', user.email, body.code);
-    } else if (!(await ctx.sessions.isTrusted(user.id, request.cookies[TRUSTED_DEVICE_COOKIE]))) {
-      throw new ApiError('CODE_REQUIRED');
+    if (!body.code) {
+      // Without a code only a device this member trusted may log in. Anyone else hears
+      // CODE_REQUIRED before any password is looked at, so the answer says nothing about the
+      // password (no guessing oracle; docs/decisions/015).
+      const member = await activeByEmail(ctx, body.email);
+      if (!member || !(await ctx.sessions.isTrusted(member.id, request.cookies[TRUSTED_DEVICE_COOKIE]))) throw new ApiError('CODE_REQUIRED');
     }
+    const user = await checkCredentials(ctx, body);
+    if (body.code) await ctx.codes.consume('login', user.email, body.code);
     const session = await ctx.sessions.open(user.id);
     if (body.code) {
       const device = await ctx.sessions.trustDevice(user.id);

@@ -5,6 +5,8 @@ import type { Db } from '../db/connect';
 import { ApiError } from '../errors';
 import { hashCode, sameText } from './secrets';
 import { iso, inSeconds, now } from './clock';
+import type { RateLimits } from '../limits/rate-limits';
+import type { Mailer, MailTemplate } from '../mail/mailer';
 
 export type CodePurpose = 'login' | 'email_register' | 'password_change' | 'email_change';
 
@@ -15,10 +17,25 @@ export interface CodeLimits {
   codesPerHour: number;
 }
 
-export function createCodes(db: Db, limits: CodeLimits) {
+/** How many different codes there are (5 digits): the denominator of every guessing bound. */
+export const CODE_SPACE = 100_000;
+
+/** Where a code goes: the address and the mail template that carries it. */
+export interface CodeMail {
+  to: string;
+  template: MailTemplate;
+  /** For an address that must not be told apart from a free one (already registered): the
+   *  mail is a notice without a code, and the stored code matches no input. Everything else —
+   *  quotas, timing, the answer — is the same as for a real code. */
+  decoy?: boolean;
+}
+
+export function createCodes(db: Db, limits: CodeLimits, rateLimits: RateLimits, mailer: Mailer) {
   return {
-    /** A fresh code for (purpose, email); it replaces any earlier one. */
-    async issue(purpose: CodePurpose, email: string, userId: string | null = null): Promise<string> {
+    /** Mails a fresh code for (purpose, email) and, once the relay has accepted the mail, stores
+     *  it in place of any earlier one. A failed send stores nothing: the earlier code stays
+     *  valid and the hourly quota is not used. */
+    async issue(purpose: CodePurpose, email: string, userId: string | null, mail: CodeMail): Promise<void> {
       const hourAgo = iso(new Date(now().getTime() - 3600_000));
       const { count } = await db
         .selectFrom('email_codes')
@@ -28,8 +45,15 @@ export function createCodes(db: Db, limits: CodeLimits) {
         .where('created_at', '>', hourAgo)
         .executeTakeFirstOrThrow();
       if (Number(count) >= limits.codesPerHour) throw new ApiError('CODE_RATE_LIMITED');
+      await rateLimits.hit('mail', 'all');
 
-      const code = String(randomInt(0, 100_000)).padStart(5, '0');
+      const code = mail.decoy ? randomUUID() : String(randomInt(0, CODE_SPACE)).padStart(String(CODE_SPACE - 1).length, '0');
+      try {
+        await mailer.send(mail.to, mail.template, mail.decoy ? {} : { code, minutes: Math.round(limits.codeTtlSeconds / 60) });
+      } catch (error) {
+        await rateLimits.giveBack('mail', 'all');
+        throw error;
+      }
       await db.transaction().execute(async (tx) => {
         await tx
           .updateTable('email_codes')
@@ -52,12 +76,14 @@ export function createCodes(db: Db, limits: CodeLimits) {
           })
           .execute();
       });
-      return code;
     },
 
     /** Consumes the live code for (purpose, email) if `code` matches; otherwise counts a wrong try.
      *  Wrong: CODE_INVALID (400). The try that reaches the limit, and any after it: CODE_LOCKED (429). */
     async consume(purpose: CodePurpose, email: string, code: string): Promise<{ userId: string | null }> {
+      // Every try counts against the address over all its codes (docs/decisions/015), before
+      // anything is compared; a right code takes its try back.
+      await rateLimits.hit('code', email);
       const row = await db
         .selectFrom('email_codes')
         .selectAll()
@@ -91,6 +117,7 @@ export function createCodes(db: Db, limits: CodeLimits) {
           .where('consumed_at', 'is', null)
           .executeTakeFirst();
         if (Number(done.numUpdatedRows) !== 1) throw new ApiError('CODE_INVALID'); // used by a parallel request
+        await rateLimits.giveBack('code', email);
         return { userId: row.user_id };
       }
       throw new ApiError(Number(reserved.attempts) >= limits.codeMaxAttempts ? 'CODE_LOCKED' : 'CODE_INVALID');

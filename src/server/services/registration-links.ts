@@ -6,6 +6,7 @@ import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from '../db/connect';
 import { ApiError } from '../errors';
 import { iso, inSeconds, now } from './clock';
+import type { RateLimits } from '../limits/rate-limits';
 
 export interface LinkLimits {
   secret: string;
@@ -28,7 +29,7 @@ export function hashLinkKey(secret: string, key: string): string {
 /** A well-formed key (43 base64url characters); anything else is refused before any lookup. */
 export const LINK_KEY_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
-export function createRegistrationLinks(db: Db, limits: LinkLimits) {
+export function createRegistrationLinks(db: Db, limits: LinkLimits, rateLimits: RateLimits) {
   return {
     /** Issues a link for `email`: `send` mails it (or, for a registered address, mails a notice
      *  instead and gets a key nobody will see). The link is stored only after the relay accepted
@@ -42,8 +43,15 @@ export function createRegistrationLinks(db: Db, limits: LinkLimits) {
         .where('created_at', '>', hourAgo)
         .executeTakeFirstOrThrow();
       if (Number(count) >= limits.codesPerHour) throw new ApiError('LINK_RATE_LIMITED');
+      // The site-wide hourly mail limit counts links as it counts codes.
+      await rateLimits.hit('mail', 'all');
       const key = newLinkKey();
-      await send(key);
+      try {
+        await send(key);
+      } catch (error) {
+        await rateLimits.giveBack('mail', 'all');
+        throw error;
+      }
       await db
         .insertInto('registration_links')
         .values({
