@@ -10,11 +10,12 @@ import { ApiError } from './errors';
 import { installAuth } from './auth';
 import { createCodes } from './services/codes';
 import { createSessions } from './services/sessions';
-import { createServerAjv } from './validation';
-import { toFieldErrors } from '../shared/validation/field-errors';
+import { createServerValidation } from './validation';
+import { loadSchemaSet } from '../shared/validation/schema-files';
+import { codeLength } from './schema-settings';
+import { unknownMasterFields } from './masters';
 import type { AppConfig, AppContext } from './context';
 import { serveClient } from './client-files';
-import { trimFreeText } from './free-text';
 import type { ClientSettings } from '../shared/api-types';
 import { userAuthRoutes } from './routes/user-auth';
 import { userInfoRoutes } from './routes/user-info';
@@ -38,6 +39,8 @@ export interface BuildOptions {
   /** Vite's dev client needs an inline preamble script and a websocket; never in production. */
   devCsp?: boolean;
   logger?: boolean;
+  /** The schemas folder (default: the project's schemas/); tests run the stack on an edited copy. */
+  schemasDir?: string;
 }
 
 export function securityPolicy(parentOrigins: string[], dev = false) {
@@ -65,7 +68,8 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
     crossOriginEmbedderPolicy: false,
   });
 
-  const { ajv } = createServerAjv();
+  const schemas = loadSchemaSet(opts.schemasDir);
+  const validation = createServerValidation(schemas, messages.form.fallbackFieldError);
   const mailer: Mailer = {
     async send(to, template, values) {
       try {
@@ -81,20 +85,20 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
     db: opts.db,
     mailer,
     sessions,
-    codes: createCodes(opts.db, { ...opts.config, secret: opts.secret }),
+    codes: createCodes(opts.db, { ...opts.config, secret: opts.secret, codeLength: codeLength(schemas) }),
     config: opts.config,
     secret: opts.secret,
+    schemas,
     parse<T>(schemaId: string, raw: unknown): T {
-      const validate = ajv.getSchema(schemaId);
-      if (!validate) throw new Error(`No API schema ${schemaId}`);
-      const body = trimFreeText(raw);
-      if (!validate(body)) {
-        const fields = toFieldErrors(validate.errors, messages.form.fallbackFieldError);
-        // A body that is not an object at all has nothing to show under a field.
-        if ('' in fields) throw new ApiError('BAD_REQUEST');
-        throw new ApiError('VALIDATION', fields);
-      }
-      return body as T;
+      const result = validation.parse(schemaId, raw);
+      if (result.ok) return result.data as T;
+      // A body that is not an object at all has nothing to show under a field.
+      if (!result.fields || '' in result.fields) throw new ApiError('BAD_REQUEST');
+      throw new ApiError('VALIDATION', result.fields);
+    },
+    async checkMasters(schemaId: string, data: Record<string, unknown>) {
+      const fields = await unknownMasterFields(opts.db, validation.masterFieldsOf(schemaId), data, messages.api.MASTER_UNKNOWN);
+      if (fields) throw new ApiError('VALIDATION', fields);
     },
   };
 

@@ -9,18 +9,20 @@ import { renderMail } from '../../src/server/mail/mailer';
 import type { Selectable } from 'kysely';
 import type { InquiriesTable } from '../../src/server/db/types';
 import { CLIENT_KEY, DATABASES, Harness, expectError, japaneseText, setUpOrFail, validContact, type Member } from '../support/api-harness';
+import { rulesOf } from '../support/schema-messages';
 
 // schemas/api/contact.json, schemas/forms/contact.schema.json, schemas/shared/fields.json and
 // messages/ja.json "api".
-const MIN_20 = '20文字以上で入力してください';
-const MAX_200 = '200文字以内で入力してください';
-const NO_URL = 'URL、絵文字、HTMLタグは使用できません';
+const contactRules = rulesOf('contact');
+const MIN_20 = contactRules.message('purpose_detail', 'minLength');
+const MAX_200 = contactRules.message('purpose_detail', 'maxLength');
+const NO_URL = contactRules.message('purpose_detail', 'not');
 const AGREEMENT = '同意欄にチェックを入れてください';
 const MASTER_UNKNOWN = '選択肢の一覧にない値です。選択し直してください。';
 const SELECT = '選択してください';
-const FAMILY_NAME = '姓はひらがな・カタカナ・漢字で入力してください（全角スペースは1つまで）';
-const GIVEN_NAME = '名はひらがな・カタカナ・漢字で入力してください（スペースは使用できません）';
-const EMAIL_FORMAT = 'メールアドレスの形式が正しくありません';
+const FAMILY_NAME = contactRules.message('last_name_kanji', 'pattern');
+const GIVEN_NAME = contactRules.message('first_name_kanji', 'pattern');
+const EMAIL_FORMAT = contactRules.message('email', 'format');
 type Inquiry = Selectable<InquiriesTable>;
 const TICKET = /^Q(\d{6})-\d{5}$/;
 

@@ -6,20 +6,23 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { UserInfo } from '../../src/shared/api-types';
 import type { User } from '../../src/server/db/types';
 import { DATABASES, Harness, expectError, japaneseText, setUpOrFail, validProfileUpdate, type Member } from '../support/api-harness';
+import { rulesOf } from '../support/schema-messages';
 
 // Field messages (schemas/forms/edit-profile.schema.json, schemas/api/user-update.json,
 // schemas/shared/fields.json) and messages/ja.json "api".
-const MIN_20 = '20文字以上で入力してください';
-const MAX_200 = '200文字以内で入力してください';
-const MAX_80 = '80文字以内で入力してください';
-const REQUIRED = '必須です';
-const PURPOSE_MAX = '1〜8個まで選択できます';
-const OTHER_REQUIRED = '「その他」を選択した場合は必須です';
-const INDUSTRY_OTHER_REQUIRED = '職種が「その他」の場合は入力してください';
+const edit = rulesOf('edit-profile');
+const MIN_20 = edit.message('purpose_detail', 'minLength');
+const MAX_200 = edit.message('purpose_detail', 'maxLength');
+const MAX_80 = edit.message('purpose_other', 'maxLength');
+const REQUIRED = edit.required('purpose');
+const PURPOSE_MAX = edit.message('purpose', 'maxItems');
+const OTHER_REQUIRED = edit.required('purpose_other');
+const INDUSTRY_OTHER_REQUIRED = edit.required('industry_other');
+const INDUSTRY_OTHER_EMPTY = edit.message('industry_other', 'minLength');
 const MASTER_UNKNOWN = '選択肢の一覧にない値です。選択し直してください。';
-const FORMAT = '正しい形式で入力してください';
-const NO_URL = 'URL、絵文字、HTMLタグは使用できません';
-const PURPOSE_UNIQUE = '同じ目的は1回だけ選択してください';
+const FORMAT = edit.message('phone', 'pattern');
+const NO_URL = edit.message('purpose_detail', 'not');
+const PURPOSE_UNIQUE = edit.message('purpose', 'uniqueItems');
 
 describe.each(DATABASES)('PUT /v1/user/info ($name)', ({ kind }) => {
   let h: Harness;
@@ -140,7 +143,7 @@ describe.each(DATABASES)('PUT /v1/user/info ($name)', ({ kind }) => {
 
   it('industry 99 without industry_other → fields.industry_other', async () => {
     await expectRefused({ industry: '99', industry_other: undefined }, { industry_other: [INDUSTRY_OTHER_REQUIRED] });
-    await expectRefused({ industry: '99', industry_other: '' }, { industry_other: [INDUSTRY_OTHER_REQUIRED] });
+    await expectRefused({ industry: '99', industry_other: '' }, { industry_other: [INDUSTRY_OTHER_EMPTY] });
   });
 
   it('purpose_detail of 19 characters → 400 "20文字以上で入力してください"', async () => {

@@ -16,6 +16,7 @@ import type { AppConfig } from '../../src/server/context';
 import type { Mailer, MailTemplate } from '../../src/server/mail/mailer';
 import type { ErrorCode } from '../../src/server/errors';
 import { createMember } from '../../src/server/seed';
+import { masterFile, seedMasters } from '../../src/server/masters';
 
 export const CLIENT_KEY = 'test-client-key-4f7a1c2e9b';
 export const SECRET = 'test-secret-0c3d5e7f9a1b3c5d7e9f';
@@ -382,12 +383,17 @@ export class Harness {
   ) {}
 
   /** `plugins` are applied to the app's view of the database only; `harness.db` stays plain. */
-  static async start(kind: DbKind, { config = {}, plugins = [] }: { config?: Partial<AppConfig>; plugins?: KyselyPlugin[] } = {}): Promise<Harness> {
+  /** `schemasDir`: run the API on another schemas folder (an edited copy), its option lists too. */
+  static async start(
+    kind: DbKind,
+    { config = {}, plugins = [], schemasDir }: { config?: Partial<AppConfig>; plugins?: KyselyPlugin[]; schemasDir?: string } = {},
+  ): Promise<Harness> {
     const testDb = await openTestDb(kind);
     const mailer = new FakeMailer();
     try {
+      if (schemasDir) await seedMasters(testDb.db, masterFile(schemasDir));
       const appDb = plugins.reduce<Db>((db, plugin) => db.withPlugin(plugin), testDb.db);
-      const app = await build({ db: appDb, mailer, clientKey: CLIENT_KEY, secret: SECRET, config: { ...testConfig, ...config } });
+      const app = await build({ db: appDb, mailer, clientKey: CLIENT_KEY, secret: SECRET, config: { ...testConfig, ...config }, schemasDir });
       await app.ready();
       return new Harness(app, testDb.db, kind, mailer, testDb);
     } catch (error) {

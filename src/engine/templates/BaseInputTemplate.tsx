@@ -1,17 +1,17 @@
 import type { ClipboardEvent, DragEvent, MouseEvent } from 'react';
 import { ariaDescribedByIds, getInputProps, type WidgetProps } from '@rjsf/utils';
 import { useImeSafeText } from '../use-ime-safe-text';
-import { applyNormalisers } from '../../shared/normalise';
+import { applyNormalisers, liveNormalisers, normalisersOf } from '../../shared/normalise';
 
 const block = (event: ClipboardEvent | DragEvent | MouseEvent) => event.preventDefault();
 
-/** Every text-like input. UI options: autocomplete, inputMode, normalise (list of names from
- *  src/shared/normalise.ts), normaliseOnBlur, trimOnBlur, blockClipboard (no copy, paste, drop or context menu),
- *  blockContextMenu, describedBy (an extra id). */
+/** Every text-like input. It normalises as its field's schema says (`x-normalise`: the live ones
+ *  while typing, all of them on leaving). UI options: autocomplete, inputMode, blockClipboard
+ *  (no copy, paste, drop or context menu), blockContextMenu, describedBy (an extra id). */
 export default function BaseInputTemplate(props: WidgetProps) {
   const { id, htmlName, value, readonly, disabled, autofocus, onBlur, onFocus, onChange, options, schema, type, placeholder, required, rawErrors } = props;
   const inputProps = getInputProps(schema, type, options);
-  const text = useImeSafeText(value, onChange, options.normalise as string[] | undefined, options.emptyValue);
+  const text = useImeSafeText(value, onChange, liveNormalisers(schema), options.emptyValue);
   const blocked = {
     ...(options.blockClipboard ? { onCopy: block, onCut: block, onPaste: block, onDrop: block, onContextMenu: block } : {}),
     ...(options.blockContextMenu ? { onContextMenu: block } : {}),
@@ -37,8 +37,7 @@ export default function BaseInputTemplate(props: WidgetProps) {
       onBlur={(event) => {
         const raw = event.target.value;
         // Rewrites that would get in the way while typing (e.g. a date) happen on leaving.
-        let next = applyNormalisers(raw, options.normaliseOnBlur as string[] | undefined);
-        if (options.trimOnBlur) next = next.trim();
+        const next = applyNormalisers(raw, normalisersOf(schema));
         if (next !== raw) onChange(next === '' ? options.emptyValue : next);
         onBlur(id, next);
       }}

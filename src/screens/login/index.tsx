@@ -15,8 +15,9 @@ import { useAlert } from '../../app/alert';
 import { hasLastLogin, startSession } from '../../app/session';
 import { useCountdown } from '../../app/use-countdown';
 import { CodeEntry } from '../../app/CodeEntry';
+import { routeSetting } from '../../app/catalogue';
 
-const RESEND_LOCK_SECONDS = 30;
+const RESEND_LOCK_SECONDS = routeSetting('login', 'resendLockSeconds');
 const text = messages.login;
 const READ_ONLY = { email: { 'ui:readonly': true }, password: { 'ui:readonly': true } };
 

@@ -7,10 +7,9 @@ import { ApiError } from '../errors';
 import { requireMember } from '../auth';
 import { isUniqueViolation } from '../db/errors';
 import type { InquiryStatus } from '../db/types';
-import { masterOptions, unknownValues } from '../masters';
+import { masterOptions } from '../masters';
 import { iso, japanDay, now } from '../services/clock';
 import { activeMember } from './user-info';
-import messages from '../../../messages/ja.json';
 
 interface ContactPayload {
   last_name_kanji: string;
@@ -39,11 +38,7 @@ export function subjectOf(content: string): string {
 export function contactRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post('/v1/contact', { config: { auth: 'client-or-member' } }, async (request) => {
     const body = ctx.parse<ContactPayload>('api.contact.json', request.body);
-    const fields: Record<string, string[]> = {};
-    for (const [field, master] of [['inquiry_user_type', 'inquiry_user_category'], ['inquiry_type', 'inquiry_type'], ['job', 'job']] as const) {
-      if ((await unknownValues(ctx.db, master, [body[field]])).length) fields[field] = [messages.api.MASTER_UNKNOWN];
-    }
-    if (Object.keys(fields).length) throw new ApiError('VALIDATION', fields);
+    await ctx.checkMasters('api.contact.json', { ...body });
     // A member's inquiry is theirs: their own name and address, whatever the form carried.
     const member = request.memberId ? await activeMember(ctx.db, request.memberId) : undefined;
     const sender = member

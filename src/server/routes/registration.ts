@@ -6,15 +6,17 @@ import type { AppContext } from '../context';
 import type { Db } from '../db/connect';
 import { ApiError } from '../errors';
 import { isUniqueViolation } from '../db/errors';
-import { unknownMasterFields } from '../masters';
 import { hashCode } from '../services/secrets';
 import { hashPassword } from '../services/passwords';
 import { iso, inSeconds, japanDay, now } from '../services/clock';
-import type { RegistrationPayload } from '../../shared/api-types';
+import type { RegistrationForm } from '../../shared/wire/registration';
 import messages from '../../../messages/ja.json';
 
 
 const VERIFIED = 'email_register_verified';
+
+/** The registration as validated: the form's data and the payload's own fields. */
+type Registration = RegistrationForm & { email: string; verification_code: string };
 
 async function isTaken(db: Db, email: string): Promise<boolean> {
   const row = await db.selectFrom('users').select('id').where('email', '=', email).where('status', '=', 'active').executeTakeFirst();
@@ -35,7 +37,7 @@ export function registrationRoutes(app: FastifyInstance, ctx: AppContext) {
   });
 
   app.post('/v1/email/verify', { config: { auth: 'client' } }, async (request) => {
-    const { key, email } = ctx.parse<{ key: string; email: string }>('api.email-verify.json', request.body);
+    const { code: key, email } = ctx.parse<{ code: string; email: string }>('api.email-verify.json', request.body);
     await ctx.codes.consume('email_register', email, key);
     await ctx.db
       .insertInto('email_verifications')
@@ -52,9 +54,8 @@ export function registrationRoutes(app: FastifyInstance, ctx: AppContext) {
   });
 
   app.post('/v1/user/register', { config: { auth: 'client' } }, async (request) => {
-    const body = ctx.parse<RegistrationPayload>('api.user-register.json', request.body);
-    const badMasters = await unknownMasterFields(ctx.db, body, messages.api.MASTER_UNKNOWN);
-    if (badMasters) throw new ApiError('VALIDATION', badMasters);
+    const body = ctx.parse<Registration>('api.user-register.json', request.body);
+    await ctx.checkMasters('api.user-register.json', body);
     const passwordHash = await hashPassword(body.password);
 
     const { userId, number } = await ctx.db
@@ -88,16 +89,17 @@ export function registrationRoutes(app: FastifyInstance, ctx: AppContext) {
             gender: body.gender,
             job: body.job,
             industry: body.industry,
-            industry_other: body.industry === '99' ? (body.industry_other ?? '') : '',
-            zip_current: body.zip_current.replace(/-/g, ''),
+            // Validation dropped the "other" texts whose choice is not made (src/shared/validation/conditions.ts).
+            industry_other: body.industry_other ?? '',
+            zip_current: body.zip_current,
             address_current: body.address_current,
             zip_second: '',
             address_second: '',
             amc: body.amc ?? '',
-            phone: body.phone.replace(/-/g, ''),
+            phone: body.phone,
             purpose: body.purpose.join(','),
             purpose_detail: body.purpose_detail,
-            purpose_other: body.purpose.includes('99') ? (body.purpose_other ?? '') : '',
+            purpose_other: body.purpose_other ?? '',
             mail_opt: body.mail_opt,
             created_at: iso(at),
             updated_at: iso(at),

@@ -1,4 +1,4 @@
-// One mechanism for every 5-digit e-mail code, keyed by purpose (login, email_register,
+// One mechanism for every e-mail code, keyed by purpose (login, email_register,
 // password_change, email_change). Limits come from config; the reasoning is docs/decisions/004.
 import { randomInt, randomUUID } from 'node:crypto';
 import type { Db } from '../db/connect';
@@ -13,6 +13,8 @@ export interface CodeLimits {
   codeTtlSeconds: number;
   codeMaxAttempts: number;
   codesPerHour: number;
+  /** Digits of a code: the schemas' code field says how many (src/server/schema-settings.ts). */
+  codeLength: number;
 }
 
 export function createCodes(db: Db, limits: CodeLimits) {
@@ -29,7 +31,7 @@ export function createCodes(db: Db, limits: CodeLimits) {
         .executeTakeFirstOrThrow();
       if (Number(count) >= limits.codesPerHour) throw new ApiError('CODE_RATE_LIMITED');
 
-      const code = String(randomInt(0, 100_000)).padStart(5, '0');
+      const code = String(randomInt(0, 10 ** limits.codeLength)).padStart(limits.codeLength, '0');
       await db.transaction().execute(async (tx) => {
         await tx
           .updateTable('email_codes')
