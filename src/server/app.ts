@@ -11,6 +11,7 @@ import { installAuth } from './auth';
 import { createCodes } from './services/codes';
 import { createSessions } from './services/sessions';
 import { createServerValidation } from './validation';
+import { installRouteValidation } from './route-schemas';
 import { loadSchemaSet } from '../shared/validation/schema-files';
 import { codeLength } from './schema-settings';
 import { unknownMasterFields } from './masters';
@@ -103,6 +104,7 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
   };
 
   installAuth(app, opts.clientKey, sessions);
+  installRouteValidation(app, validation, messages.form.fallbackFieldError);
   app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
     if (error instanceof ApiError) return reply.code(error.status).send(error.toBody());
     const status = error.statusCode ?? 500;

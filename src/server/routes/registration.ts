@@ -11,6 +11,7 @@ import { hashPassword } from '../services/passwords';
 import { iso, inSeconds, japanDay, now } from '../services/clock';
 import type { RegistrationForm } from '../../shared/wire/registration';
 import messages from '../../../messages/ja.json';
+import { apiBody } from '../route-schemas';
 
 
 const VERIFIED = 'email_register_verified';
@@ -28,16 +29,16 @@ export function registerNumber(at: Date): string {
 }
 
 export function registrationRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.post('/v1/email/register', { config: { auth: 'client' } }, async (request) => {
-    const { email } = ctx.parse<{ email: string }>('api.email-register.json', request.body);
+  app.post('/v1/email/register', { schema: { body: apiBody('api.email-register.json') }, config: { auth: 'client' } }, async (request) => {
+    const { email } = request.body as { email: string };
     if (await isTaken(ctx.db, email)) throw new ApiError('EMAIL_TAKEN', { email: [messages.api.EMAIL_TAKEN] });
     const code = await ctx.codes.issue('email_register', email);
     await ctx.mailer.send(email, 'registerCode', { code, minutes: Math.round(ctx.config.codeTtlSeconds / 60) });
     return { message: 'sent' };
   });
 
-  app.post('/v1/email/verify', { config: { auth: 'client' } }, async (request) => {
-    const { code: key, email } = ctx.parse<{ code: string; email: string }>('api.email-verify.json', request.body);
+  app.post('/v1/email/verify', { schema: { body: apiBody('api.email-verify.json') }, config: { auth: 'client' } }, async (request) => {
+    const { code: key, email } = request.body as { code: string; email: string };
     await ctx.codes.consume('email_register', email, key);
     await ctx.db
       .insertInto('email_verifications')
@@ -53,8 +54,8 @@ export function registrationRoutes(app: FastifyInstance, ctx: AppContext) {
     return { email };
   });
 
-  app.post('/v1/user/register', { config: { auth: 'client' } }, async (request) => {
-    const body = ctx.parse<Registration>('api.user-register.json', request.body);
+  app.post('/v1/user/register', { schema: { body: apiBody('api.user-register.json') }, config: { auth: 'client' } }, async (request) => {
+    const body = request.body as Registration;
     await ctx.checkMasters('api.user-register.json', body);
     const passwordHash = await hashPassword(body.password);
 

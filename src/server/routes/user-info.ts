@@ -10,6 +10,7 @@ import { fieldDefaults } from '../../shared/validation/schema-nodes';
 import { iso, now } from '../services/clock';
 import type { UserInfo } from '../../shared/api-types';
 import type { ProfileForm } from '../../shared/wire/profile-update';
+import { apiBody } from '../route-schemas';
 
 /** The member as GET /v1/user/info answers: roman names as *_alpha, purpose as a comma
  *  string; a saved job or industry no longer in its list reads as the registration form's
@@ -54,8 +55,8 @@ export async function activeMember(db: Db, id: string): Promise<User> {
 export function userInfoRoutes(app: FastifyInstance, ctx: AppContext) {
   app.get('/v1/user/info', { config: { auth: 'member' } }, async (request) => userInfo(ctx, await activeMember(ctx.db, requireMember(request))));
 
-  app.put('/v1/user/info', { config: { auth: 'member' } }, async (request) => {
-    const body = ctx.parse<ProfileForm & { email: string }>('api.user-update.json', request.body);
+  app.put('/v1/user/info', { schema: { body: apiBody('api.user-update.json') }, config: { auth: 'member' } }, async (request) => {
+    const body = request.body as ProfileForm & { email: string };
     await ctx.checkMasters('api.user-update.json', body);
     const id = requireMember(request);
     // E-mail changes go through their own coded flow, and the birthday is read-only: the
