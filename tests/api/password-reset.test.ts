@@ -23,7 +23,7 @@ import {
   type Member,
   type ResetIdentity,
 } from '../support/api-harness';
-import { rulesOf } from '../support/schema-messages';
+import { passwordMessages, rulesOf } from '../support/schema-messages';
 
 // schemas/shared/fields.json, schemas/api/user-verify-password-change.json,
 // schemas/api/user-set-password.json, schemas/forms/reset-password.schema.json.
@@ -40,11 +40,12 @@ const CODE_REQUIRED = reset.required('code');
 const CODE_FORMAT = reset.message('code', 'pattern');
 const NEW_PASSWORD_REQUIRED = reset.required('new_password');
 const PW_NOT_EMAIL = reset.message('new_password', 'differentFrom');
-const PW_MIN = '8文字以上で入力してください';
-const PW_REPEAT = '同じ文字を8回以上連続して使用することはできません';
-const PW_SYMBOL = '記号を1文字以上含めてください';
-const PW_UPPER = '英大文字を1文字以上含めてください';
-const PW_CHARSET = 'パスワードは半角英数字と記号で入力してください';
+const PW = passwordMessages();
+const PW_MIN = PW.min;
+const PW_REPEAT = PW.repeat;
+const PW_SYMBOL = PW.symbol;
+const PW_UPPER = PW.upper;
+const PW_CHARSET = PW.charset;
 
 const FAILURES_PER_HOUR = 10;
 const BIRTHDAY = '1985-12-24';

@@ -8,7 +8,7 @@ import type { ErrorCode } from '../../src/server/errors';
 import { renderMail } from '../../src/server/mail/mailer';
 import type { UserInfo } from '../../src/shared/api-types';
 import messages from '../../messages/ja.json';
-import { rulesOf, schemaSet } from '../support/schema-messages';
+import { passwordMessages, rulesOf } from '../support/schema-messages';
 import {
   CLIENT_KEY,
   DATABASES,
@@ -53,8 +53,7 @@ const FAMILY_NAME = form.message('last_name_kanji', 'pattern');
 const GIVEN_NAME = form.message('first_name_kanji', 'pattern');
 const ALPHABET = form.message('last_name_alphabet', 'pattern');
 const PW_MIN = form.message('password', 'minLength');
-const [, PW_LOWER, PW_UPPER, PW_DIGIT, PW_SYMBOL] = ['', 'lower', 'upper', 'digit', 'symbol'].map((_, i) => passwordRule(i, 'pattern'));
-const PW_REPEAT = passwordRule(5, 'not');
+const { lower: PW_LOWER, upper: PW_UPPER, digit: PW_DIGIT, symbol: PW_SYMBOL, repeat: PW_REPEAT } = passwordMessages();
 const PW_CHARSET = form.message('password', 'pattern');
 const PW_MISMATCH = form.message('password_confirm', 'sameAs');
 const AMC = form.message('amc', 'pattern');
@@ -69,11 +68,6 @@ const INDUSTRY_OTHER_MAX = form.message('industry_other', 'maxLength');
 const GENDER = form.required('gender');
 const BIRTHDAY_FORMAT = form.message('birthday', 'format');
 
-/** The message of the password checklist's rule at `index` (schemas/shared/fields.json newPassword allOf). */
-function passwordRule(index: number, keyword: string): string {
-  const newPassword = (schemaSet().forms['register-profile'].schema.$defs as Record<string, { allOf: Array<{ errorMessage: Record<string, string> }> }>)['fields.newPassword'];
-  return newPassword.allOf[index].errorMessage[keyword];
-}
 
 /** A 5-digit code that is certainly not `code`. */
 const otherCode = (code: string, step = 1) => String((Number(code) + step) % 100_000).padStart(5, '0');

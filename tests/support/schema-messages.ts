@@ -67,3 +67,12 @@ export function rulesOf(name: string, dir = SCHEMAS_DIR): FieldRules {
     },
   };
 }
+
+/** The new-password rules' messages, in checklist order (fields.json newPassword allOf), and the
+ *  field's own character-set message. */
+export function passwordMessages(dir = SCHEMAS_DIR) {
+  const defs = schemaSet(dir).forms['register-profile'].schema.$defs as Record<string, { allOf: Array<{ errorMessage: Record<string, string> }>; errorMessage: Record<string, string> }>;
+  const rules = defs['fields.newPassword'].allOf.map((rule) => Object.values(rule.errorMessage)[0]);
+  const [min, lower, upper, digit, symbol, repeat] = rules;
+  return { min, lower, upper, digit, symbol, repeat, charset: defs['fields.newPassword'].errorMessage.pattern };
+}

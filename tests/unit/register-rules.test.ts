@@ -10,13 +10,14 @@ import type { FormModule } from '../../src/engine/SchemaForm';
 import { toFieldErrors, type FieldErrors } from '../../src/shared/validation/field-errors';
 import { browserFieldErrors } from '../support/field-messages';
 import { validateWith } from '../support/forms';
-import { rulesOf } from '../support/schema-messages';
+import { passwordMessages, rulesOf } from '../support/schema-messages';
 
 const profile = profileForm as FormModule;
 const email = emailForm as FormModule;
 const terms = termsForm as FormModule;
 /** Messages and limits as the schemas state them (a JSON edit moves these tests with it). */
 const rules = rulesOf('register-profile');
+const PW = passwordMessages();
 
 /** `n` characters of Japanese text (code points, as the schema counts them). */
 const jp = (n: number) => Array.from({ length: n }, (_, i) => 'あいうえおかきくけこ二地域居住応援'[i % 17]).join('');
@@ -246,31 +247,31 @@ describe('password (the checklist rules, each with its own message)', () => {
   const pw = (password: string) => ({ password, password_confirm: password });
 
   it('7 characters are refused, 8 accepted', () => {
-    refuses(pw('Abcde1!'), 'password', ['8文字以上で入力してください']);
+    refuses(pw('Abcde1!'), 'password', [PW.min]);
     accepts(pw('Abcdef1!'));
   });
 
-  it('no lower-case letter', () => refuses(pw('ABCDEF1!'), 'password', ['英小文字を1文字以上含めてください']));
-  it('no upper-case letter', () => refuses(pw('abcdef1!'), 'password', ['英大文字を1文字以上含めてください']));
-  it('no digit', () => refuses(pw('Abcdefg!'), 'password', ['数字を1文字以上含めてください']));
-  it('no symbol', () => refuses(pw('Abcdefg1'), 'password', ['記号を1文字以上含めてください']));
+  it('no lower-case letter', () => refuses(pw('ABCDEF1!'), 'password', [PW.lower]));
+  it('no upper-case letter', () => refuses(pw('abcdef1!'), 'password', [PW.upper]));
+  it('no digit', () => refuses(pw('Abcdefg!'), 'password', [PW.digit]));
+  it('no symbol', () => refuses(pw('Abcdefg1'), 'password', [PW.symbol]));
 
   it.each(['!', '/', ':', '@', '[', '`', '{', '~'])('the symbol %s counts as a symbol', (symbol) => accepts(pw(`Abcdef1${symbol}`)));
 
   it('the same character 7 times in a row is accepted, 8 times refused', () => {
     accepts(pw(`A${'a'.repeat(7)}1!`));
-    refuses(pw(`A${'a'.repeat(8)}1!`), 'password', ['同じ文字を8回以上連続して使用することはできません']);
-    refuses(pw(`Ab1${'!'.repeat(8)}`), 'password', ['同じ文字を8回以上連続して使用することはできません']);
+    refuses(pw(`A${'a'.repeat(8)}1!`), 'password', [PW.repeat]);
+    refuses(pw(`Ab1${'!'.repeat(8)}`), 'password', [PW.repeat]);
   });
 
   it('full-width characters are refused', () => {
-    refuses(pw('Abcdef1!ａ'), 'password', ['パスワードは半角英数字と記号で入力してください']);
-    refuses(pw('Abcdef1!あ'), 'password', ['パスワードは半角英数字と記号で入力してください']);
-    refuses(pw('Abcdef1!　'), 'password', ['パスワードは半角英数字と記号で入力してください']);
+    refuses(pw('Abcdef1!ａ'), 'password', [PW.charset]);
+    refuses(pw('Abcdef1!あ'), 'password', [PW.charset]);
+    refuses(pw('Abcdef1!　'), 'password', [PW.charset]);
   });
 
   it('every missing rule gets its own message', () => {
-    refuses(pw('abc'), 'password', ['8文字以上で入力してください', '英大文字を1文字以上含めてください', '数字を1文字以上含めてください', '記号を1文字以上含めてください']);
+    refuses(pw('abc'), 'password', [PW.min, PW.upper, PW.digit, PW.symbol]);
   });
 
   it('129 characters are refused', () => {
