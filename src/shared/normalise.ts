@@ -15,7 +15,8 @@ export function toHalfWidth(text: string): string {
 
 /** Removes emoji (pictographs, their modifiers, variation selectors and joiners). */
 export function stripEmoji(text: string): string {
-  return text.replace(/\p{Extended_Pictographic}|[\u{1F3FB}-\u{1F3FF}\u{1F1E6}-\u{1F1FF}\uFE0F\u200D\u20E3]/gu, '');
+  // One character class (not an alternation): linear and quick on a text at the body limit.
+  return text.replace(/[\p{Extended_Pictographic}\u{1F3FB}-\u{1F3FF}\u{1F1E6}-\u{1F1FF}\uFE0F\u200D\u20E3]/gu, '');
 }
 
 export function digitsOnly(text: string): string {

@@ -10,6 +10,18 @@ import { schemaFiles } from '../support/schema-walk';
 const BODY_LIMIT = 64 * 1024;
 const BUDGET_MS = 50;
 
+/** The quickest of three runs: a super-linear pattern takes seconds every time, while the
+ *  shared test machine's pauses only lengthen some runs. */
+function fastest(run: () => unknown): number {
+  let best = Infinity;
+  for (let i = 0; i < 3; i += 1) {
+    const start = performance.now();
+    run();
+    best = Math.min(best, performance.now() - start);
+  }
+  return best;
+}
+
 /** Strings that make backtracking patterns explode: long runs of each kind of character, each
  *  with a tail that makes the match fail at the very end. */
 function hostileStrings(length: number): string[] {
@@ -39,9 +51,7 @@ describe('every schema pattern is linear', () => {
     let worst = 0;
     let worstInput = '';
     for (const input of hostile) {
-      const start = performance.now();
-      regex.test(input);
-      const ms = performance.now() - start;
+      const ms = fastest(() => regex.test(input));
       if (ms > worst) [worst, worstInput] = [ms, `${JSON.stringify(input.slice(0, 6))}… (${input.length})`];
     }
     expect(worst, `slowest: ${worstInput}`).toBeLessThan(BUDGET_MS);
@@ -49,9 +59,7 @@ describe('every schema pattern is linear', () => {
 
   it('the check catches a super-linear pattern', () => {
     const regex = /<[^>]*>/u;
-    const start = performance.now();
-    regex.test('<'.repeat(BODY_LIMIT));
-    expect(performance.now() - start).toBeGreaterThan(BUDGET_MS);
+    expect(fastest(() => regex.test('<'.repeat(BODY_LIMIT)))).toBeGreaterThan(BUDGET_MS);
   });
 });
 
@@ -67,15 +75,11 @@ describe('the server judges a payload with a 64 KiB hostile text in every field 
     for (const run of runs) validation.parse(id, bodyOf(run.repeat(100)));
     for (const run of runs) {
       const body = bodyOf(run.repeat(Math.floor(BODY_LIMIT / run.length / Math.max(1, Object.keys(fields).length))));
-      const start = performance.now();
-      validation.parse(id, body);
-      worst = Math.max(worst, performance.now() - start);
+      worst = Math.max(worst, fastest(() => validation.parse(id, body)));
       // …and the whole limit in one field at a time (purpose_detail: "<" × 64000 took 1.9 s).
       for (const name of Object.keys(fields)) {
         const one = { [name]: run.repeat(Math.floor(BODY_LIMIT / run.length)) };
-        const at = performance.now();
-        validation.parse(id, one);
-        worst = Math.max(worst, performance.now() - at);
+        worst = Math.max(worst, fastest(() => validation.parse(id, one)));
       }
     }
     expect(worst).toBeLessThan(BUDGET_MS);
