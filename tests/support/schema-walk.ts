@@ -57,7 +57,7 @@ export const ANNOTATIONS = new Set([
   'readOnly', 'writeOnly', 'deprecated', 'contentMediaType', 'contentEncoding', 'enumNames', 'errorMessage',
   // The project's own (docs/decisions/012): normalisers, option list, a required field's own
   // message, default messages, the forms an API payload is, a form that is never sent.
-  'x-normalise', 'x-master', 'x-required-message', 'x-default-messages', 'x-forms', 'x-submits',
+  'x-normalise', 'x-master', 'x-required-message', 'x-default-messages', 'x-forms', 'x-submits', 'x-invalid-examples',
 ]);
 
 /** The error keyword a schema keyword fails with. */

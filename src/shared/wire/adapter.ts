@@ -3,13 +3,15 @@
 // named differently). One per endpoint, used by the client before sending and by the server
 // after receiving; the server then validates with the form's own schema.
 export interface WireAdapter {
+  /** Form data (and the payload's own fields, `extra`) → the payload's shape, before canonical(). */
+  toWire?(form: Record<string, unknown>, extra: Record<string, unknown>): Record<string, unknown>;
   /** Payload → form-shaped data (wire-only fields kept beside it). */
   fromWire(body: Record<string, unknown>): Record<string, unknown>;
   /** A form field path with an error → the payload field to report it under, when they differ;
    *  null for a field fromWire derived from another (its errors are that field's). */
   wireField?(path: string): string | null;
   /** Validated data → the form it is stored in (postal code and phone without hyphens). The
-   *  client's toWire does the same before sending. */
+   *  client does the same before sending (the specification removes hyphens before submit). */
   canonical?(data: Record<string, unknown>): Record<string, unknown>;
 }
 

@@ -13,26 +13,35 @@ export type ProfileForm = Omit<ProfileUpdate, 'email' | 'birthday' | 'purpose' |
   purpose_other?: string;
 };
 
-export function profileToWire(form: ProfileForm, saved: { email: string; birthday: string }): ProfileUpdate {
-  return withoutHyphens({
+function shape(form: ProfileForm, saved: { email: string; birthday: string }): ProfileUpdate {
+  return {
     ...form,
     email: saved.email,
     birthday: saved.birthday,
     amc: form.amc ?? '',
     industry_other: form.industry_other ?? '',
-    purpose: form.purpose.join(','),
+    purpose: Array.isArray(form.purpose) ? form.purpose.join(',') : form.purpose,
     purpose_other: form.purpose_other ?? '',
-  }, removeHyphens);
+  };
+}
+
+const canonical = (data: Record<string, unknown>) => withoutHyphens(data, removeHyphens);
+
+/** The payload the client sends for the edit form's data (e-mail and birthday as saved). */
+export function profileToWire(form: ProfileForm, saved: { email: string; birthday: string }): ProfileUpdate {
+  return canonical(shape(form, saved) as unknown as Record<string, unknown>) as unknown as ProfileUpdate;
 }
 
 export const profileUpdateWire: WireAdapter = {
+  toWire: (form, extra) =>
+    shape(form as unknown as ProfileForm, { email: extra.email as string, birthday: (form.birthday ?? extra.birthday) as string }) as unknown as Record<string, unknown>,
   fromWire(data) {
     return {
       ...data,
       purpose: typeof data.purpose === 'string' ? data.purpose.split(',').filter(Boolean) : data.purpose,
     };
   },
-  canonical: (data) => withoutHyphens(data, removeHyphens),
   // An error on one of the purposes ("purpose.2") is an error of the one string that carried them.
   wireField: (path) => path.replace(/^purpose\.\d+$/, 'purpose'),
+  canonical,
 };

@@ -13,10 +13,10 @@ export type RegistrationForm = Omit<
 
 const CONDITIONS = ['condition_no_home', 'condition_not_single_transfer', 'condition_not_care'] as const;
 
-export function registrationToWire(form: RegistrationForm, verified: { email: string; code: string }): RegistrationPayload {
+function shape(form: RegistrationForm, verified: { email: string; code: string }): RegistrationPayload {
   const { condition_checked, ...fields } = form;
   const agreed = condition_checked === true;
-  const payload: RegistrationPayload = {
+  return {
     ...fields,
     email: verified.email,
     verification_code: verified.code,
@@ -29,14 +29,22 @@ export function registrationToWire(form: RegistrationForm, verified: { email: st
     condition_not_single_transfer: agreed as true,
     condition_not_care: agreed as true,
   };
-  return withoutHyphens(payload as unknown as Record<string, unknown>, removeHyphens) as unknown as RegistrationPayload;
+}
+
+const canonical = (data: Record<string, unknown>) => withoutHyphens(data, removeHyphens);
+
+/** The payload the client sends for the registration form's data and the verified address. */
+export function registrationToWire(form: RegistrationForm, verified: { email: string; code: string }): RegistrationPayload {
+  return canonical(shape(form, verified) as unknown as Record<string, unknown>) as unknown as RegistrationPayload;
 }
 
 /** The payload as form data plus the wire-only fields: the three condition flags are the form's
  *  one check box. Postal code and phone are stored without hyphens. */
 export const registrationWire: WireAdapter = {
+  toWire: (form, extra) =>
+    shape(form as unknown as RegistrationForm, { email: String(extra.email ?? ''), code: String(extra.verification_code ?? '') }) as unknown as Record<string, unknown>,
   fromWire: (data) => ({ ...data, condition_checked: CONDITIONS.every((name) => data[name] === true) }),
   // The form's one check box stands for the three flags, which carry their own messages.
   wireField: (path) => (path === 'condition_checked' ? null : path),
-  canonical: (data) => withoutHyphens(data, removeHyphens),
+  canonical,
 };
