@@ -200,3 +200,54 @@ describe.each(DATABASES)('the API refuses what the form refuses, with its messag
     expect(problems).toEqual([]);
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// Text hygiene: what no free text may carry
+
+describe('every text field refuses NUL, control characters and broken characters, in the browser and on the server', () => {
+  const HOSTILE = [
+    ['a NUL', '\u0000'],
+    ['a bell', '\u0007'],
+    ['an escape', '\u001b'],
+    ['a lone surrogate', '\ud800'],
+    ['a DEL', '\u007f'],
+  ] as const;
+
+  it.each(catalogueForms.flatMap((form) => endpointsOf(form).map((apiId) => [form, apiId] as const)))('%s → %s', (form, apiId) => {
+    const p = pairings.find((x) => x.form === form && x.apiId === apiId)!;
+    const base = p.samples.valid();
+    const textarea = (name: string) => (set.forms[form].uiSchema[name] as JsonObject | undefined)?.['ui:widget'] === 'textarea';
+    const problems: string[] = [];
+    let checked = 0;
+    for (const [name, node] of Object.entries(p.samples.fields)) {
+      if (node.type !== 'string' || 'enum' in node || 'const' in node) continue;
+      const data = p.samples.withField(name, base);
+      const value = data[name];
+      if (typeof value !== 'string' || !value) continue;
+      const cases: Array<[string, string, boolean]> = HOSTILE.map(([label, ch]) => [label, ch, false]);
+      cases.push(['a line break', '\n', textarea(name)], ['a tab', '\t', textarea(name)]);
+      for (const [label, ch, allowed] of cases) {
+        // In the middle, so that trimming cannot remove it.
+        const middle = [...value];
+        const text = [...middle.slice(0, 1), ch, ...middle.slice(1)].join('');
+        const withIt = { ...data, [name]: text };
+        checked += 1;
+        // A field whose normalisers keep digits only drops the character: nothing of it is stored.
+        const left = asLeft(p.module.schema as JsonObject, withIt)[name];
+        if (typeof left === 'string' && !left.includes(ch)) continue;
+        const client = clientJudge(p.module, withIt);
+        const server = formPart(p, serverJudge(p, withIt));
+        const wireName = Object.keys(onTheWire(p, { [name]: ['x'] }))[0];
+        if (!allowed && !client[name]) problems.push(`${name} with ${label}: accepted in the browser`);
+        if (!allowed && wireName && !server[wireName]) problems.push(`${name} with ${label}: accepted by the server`);
+        if (allowed && client[name]?.length && !clientJudge(p.module, { ...data, [name]: value })[name]) {
+          // A textarea keeps line breaks and tabs unless something else about the text is wrong.
+          const lengthOnly = client[name].every((m) => m.includes('文字'));
+          if (!lengthOnly) problems.push(`${name} with ${label}: refused in a textarea (${client[name].join(' / ')})`);
+        }
+      }
+    }
+    if (Object.values(p.samples.fields).some((n) => n.type === 'string')) expect(checked).toBeGreaterThan(0);
+    expect(problems).toEqual([]);
+  });
+});
