@@ -12,6 +12,8 @@ export default function BaseInputTemplate(props: WidgetProps) {
   const { id, htmlName, value, readonly, disabled, autofocus, onBlur, onFocus, onChange, options, schema, type, placeholder, required, rawErrors } = props;
   const inputProps = getInputProps(schema, type, options);
   const text = useImeSafeText(value, onChange, liveNormalisers(schema), options.emptyValue);
+  // A field whose normalisers drop characters (hyphens, spaces) may be typed longer than it is kept.
+  const dropsCharacters = normalisersOf(schema).some((name) => name === 'digitsOnly' || name === 'removeHyphens');
   const blocked = {
     ...(options.blockClipboard ? { onCopy: block, onCut: block, onPaste: block, onDrop: block, onContextMenu: block } : {}),
     ...(options.blockContextMenu ? { onContextMenu: block } : {}),
@@ -31,7 +33,7 @@ export default function BaseInputTemplate(props: WidgetProps) {
       {...inputProps}
       autoComplete={(options.autocomplete as string | undefined) ?? inputProps.autoComplete}
       inputMode={options.inputMode as React.HTMLAttributes<HTMLInputElement>['inputMode']}
-      maxLength={(options.maxLength as number | undefined) ?? schema.maxLength}
+      maxLength={(options.maxLength as number | undefined) ?? (dropsCharacters ? undefined : schema.maxLength)}
       {...text}
       {...blocked}
       onBlur={(event) => {
