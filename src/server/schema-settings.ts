@@ -3,14 +3,11 @@
 // history's page size (the catalogue).
 import type { SchemaSet } from '../shared/validation/schema-files';
 import type { JsonObject } from '../shared/validation/schema-bundle';
-import { fieldNodes } from '../shared/validation/schema-nodes';
+import { codeLengthOf } from '../shared/validation/code-length';
 
 /** Digits of an e-mail code: the length the code forms accept. */
 export function codeLength(set: SchemaSet): number {
-  const node = fieldNodes(set.forms['login-code'].schema).code ?? {};
-  const length = node.maxLength;
-  if (typeof length !== 'number' || length !== node.minLength) throw new Error('The code field of login-code needs equal minLength and maxLength');
-  return length;
+  return codeLengthOf(set.forms['login-code'].schema);
 }
 
 /** A setting of a catalogue route (`settings` on the route entry), e.g. contact_history's pageSize. */

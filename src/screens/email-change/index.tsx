@@ -17,6 +17,7 @@ import { token } from '../../app/session';
 import { useCountdown } from '../../app/use-countdown';
 import { CodeEntry } from '../../app/CodeEntry';
 import { routeSetting } from '../../app/catalogue';
+import { codeLengthOf } from '../../shared/validation/code-length';
 
 const RESEND_LOCK_SECONDS = routeSetting('email/change', 'resendLockSeconds');
 const text = messages.emailChange;
@@ -116,7 +117,7 @@ export default function EmailChangeScreen() {
       {phase === 'sent' && (
         <CodeEntry
           id="emailChangeCodeForm"
-          notice={format(text.codeSent, { email: address.email ?? '' })}
+          notice={format(text.codeSent, { email: address.email ?? '', length: codeLengthOf(codeForm.schema) })}
           form={codeForm}
           formData={code}
           onChange={setCode}

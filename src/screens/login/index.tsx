@@ -16,6 +16,7 @@ import { hasLastLogin, startSession } from '../../app/session';
 import { useCountdown } from '../../app/use-countdown';
 import { CodeEntry } from '../../app/CodeEntry';
 import { routeSetting } from '../../app/catalogue';
+import { codeLengthOf } from '../../shared/validation/code-length';
 
 const RESEND_LOCK_SECONDS = routeSetting('login', 'resendLockSeconds');
 const text = messages.login;
@@ -107,7 +108,7 @@ export default function LoginScreen() {
       {phase === 'code' && (
         <CodeEntry
           id="loginCodeForm"
-          notice={format(text.codeSent, { email: credentials.email ?? '' })}
+          notice={format(text.codeSent, { email: credentials.email ?? '', length: codeLengthOf(codeForm.schema) })}
           form={codeForm}
           formData={code}
           onChange={setCode}

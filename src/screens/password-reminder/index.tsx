@@ -16,6 +16,7 @@ import { CodeEntry } from '../../app/CodeEntry';
 import { navigateTop } from '../../app/frame';
 import { settings } from '../../app/settings';
 import { routeSetting } from '../../app/catalogue';
+import { codeLengthOf } from '../../shared/validation/code-length';
 
 const text = messages.passwordReminder;
 const RESEND_LOCK_SECONDS = routeSetting('password_reminder', 'resendLockSeconds');
@@ -108,7 +109,7 @@ export default function PasswordReminderScreen() {
       {phase === 'reset' && (
         <CodeEntry
           id="resetPasswordForm"
-          notice={format(text.codeSent, { email: identity.email ?? '' })}
+          notice={format(text.codeSent, { email: identity.email ?? '', length: codeLengthOf(passwordForm.schema) })}
           form={passwordForm}
           formData={reset}
           onChange={setReset}
