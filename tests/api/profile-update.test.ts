@@ -6,6 +6,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { UserInfo } from '../../src/shared/api-types';
 import type { User } from '../../src/server/db/types';
 import { DATABASES, Harness, expectError, japaneseText, setUpOrFail, validProfileUpdate, type Member } from '../support/api-harness';
+import { masterFile } from '../../src/server/masters';
 import { rulesOf } from '../support/schema-messages';
 
 // Field messages (schemas/forms/edit-profile.schema.json, schemas/api/user-update.json,
@@ -204,7 +205,9 @@ describe.each(DATABASES)('PUT /v1/user/info ($name)', ({ kind }) => {
   });
 
   it('unknown industry, mail_opt and purpose codes → MASTER_UNKNOWN under each', async () => {
-    await expectRefused({ industry: '55', mail_opt: '7', purpose: '1,42' }, { industry: [MASTER_UNKNOWN], mail_opt: [MASTER_UNKNOWN], purpose: [MASTER_UNKNOWN] });
+    const purposes = new Set(masterFile().purpose.map((o) => o.value));
+    const unknownPurpose = ['42', '43', '44', '45', '46'].find((code) => !purposes.has(code))!;
+    await expectRefused({ industry: '55', mail_opt: '7', purpose: `1,${unknownPurpose}` }, { industry: [MASTER_UNKNOWN], mail_opt: [MASTER_UNKNOWN], purpose: [MASTER_UNKNOWN] });
   });
 
   it('a malformed zip and phone → 400 with the format message', async () => {

@@ -38,20 +38,29 @@ export function makeEditedCopy(): EditedCopy {
   cpSync(SCHEMAS_DIR, schemasDir, { recursive: true });
   cpSync(MESSAGES_DIR, messagesDir, { recursive: true });
 
+  // Relative to what the files say now, so the test still means something after the same edit
+  // is made in the real files (80 → 100 as shipped).
   let before = 0;
-  const after = 100;
+  let after = 0;
   editJson(join(schemasDir, 'forms', 'register-profile.schema.json'), (json) => {
     const node = (json.properties as Record<string, JsonObject>).purpose_detail;
     before = node.maxLength as number;
+    after = before + 20;
     node.maxLength = after;
   });
-  const banMessage = 'URL・絵文字・HTMLタグは入力できません（テスト用の文言）';
+  let banMessage = '';
   editJson(join(schemasDir, 'shared', 'fields.json'), (json) => {
-    ((json.$defs as Record<string, JsonObject>).noUrlHtmlOrEmoji.errorMessage as JsonObject).not = banMessage;
+    const messages = (json.$defs as Record<string, JsonObject>).noUrlHtmlOrEmoji.errorMessage as JsonObject;
+    banMessage = `${messages.not as string}（テスト用に言い換えた文言）`;
+    messages.not = banMessage;
   });
-  const option = { value: '42', label: '地域の祭りに参加する（テスト用）' };
+  let option = { value: '', label: '地域の祭りに参加する（テスト用）' };
   editJson(join(schemasDir, 'masters', 'options.json'), (json) => {
-    (json.purpose as unknown[]).push(option);
+    const list = json.purpose as Array<{ value: string; label: string }>;
+    const taken = new Set(list.map((o) => o.value));
+    option = { ...option, value: String([...Array(98).keys()].map((i) => i + 1).find((n) => !taken.has(String(n)))) };
+    // Before "other", where a product owner would add it.
+    list.splice(Math.max(0, list.length - 1), 0, option);
   });
   return { root, schemasDir, messagesDir, before, after, banMessage, option, remove: () => rmSync(root, { recursive: true, force: true }) };
 }
