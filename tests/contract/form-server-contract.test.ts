@@ -251,3 +251,23 @@ describe('every text field refuses NUL, control characters and broken characters
     expect(problems).toEqual([]);
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// The payload types the client builds name only fields the schemas know
+
+describe('every payload the client builds has only fields its schemas state', () => {
+  it.each(catalogueForms.flatMap((form) => endpointsOf(form).map((apiId) => [form, apiId] as const)))('%s → %s', (form, apiId) => {
+    const p = pairings.find((x) => x.form === form && x.apiId === apiId)!;
+    // The wire adapters are typed with the shared payload types (src/shared/api-types.ts), so the
+    // keys they produce are those types' keys; each must be a form field (under its wire name)
+    // or a field of the payload schema.
+    const known = new Set<string>([
+      ...formsOf(set.api[apiId]).flatMap((name) => Object.keys(onTheWire(p, Object.fromEntries(Object.keys(new FormSamples(set.forms[name].schema, masters, () => ({})).fields).map((f) => [f, ['x']]))))),
+      ...Object.keys((set.api[apiId].properties as JsonObject | undefined) ?? {}),
+      ...Object.keys(ROUTES[apiId]?.body ?? {}),
+    ]);
+    const sent = Object.keys(wireOf(p, p.samples.valid()));
+    expect(sent.length).toBeGreaterThan(0);
+    expect(sent.filter((key) => !known.has(key))).toEqual([]);
+  });
+});
