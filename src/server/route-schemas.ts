@@ -26,6 +26,14 @@ export function apiParams(set: SchemaSet, id: string): FastifySchema['querystrin
   return schema;
 }
 
+/** A response schema (schemas/api/*-response.json) for Fastify's serialiser. Its own copy without
+ *  $id or messages: fast-json-stringify needs neither. */
+export function apiResponse(set: SchemaSet, id: string): Record<string, unknown> {
+  const schema = set.api[id];
+  if (!schema) throw new Error(`No API schema ${id}`);
+  return JSON.parse(JSON.stringify(schema, (key, value) => (key === '$id' || key === 'errorMessage' || key === '$comment' ? undefined : value)));
+}
+
 export function installRouteValidation(app: FastifyInstance, validation: ServerValidation, fallbackMessage: string) {
   // Text from a URL becomes the numbers the schema asks for; nothing else is coerced.
   const coercing = createAjv({ coerceTypes: true });

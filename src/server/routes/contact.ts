@@ -9,7 +9,7 @@ import type { InquiryStatus } from '../db/types';
 import { masterOptions } from '../masters';
 import { iso, japanDay, now } from '../services/clock';
 import { activeMember } from './user-info';
-import { apiBody, apiParams } from '../route-schemas';
+import { apiBody, apiParams, apiResponse } from '../route-schemas';
 import { routeSetting } from '../schema-settings';
 
 interface ContactPayload {
@@ -79,7 +79,7 @@ export function contactRoutes(app: FastifyInstance, ctx: AppContext) {
   });
 
   const pageSize = routeSetting(ctx.schemas, 'contact_history', 'pageSize');
-  const listQuery = { querystring: apiParams(ctx.schemas, 'api.contact-list-query.json') };
+  const listQuery = { querystring: apiParams(ctx.schemas, 'api.contact-list-query.json'), response: { 200: apiResponse(ctx.schemas, 'api.contact-list-response.json') } };
   app.get('/v1/user/contact/list', { schema: listQuery, config: { auth: 'member' } }, async (request) => {
     // Bounded and typed by the query schema (schemas/api/contact-list-query.json).
     const query = request.query as { page?: number; size?: number; status?: InquiryStatus | 'all' };
