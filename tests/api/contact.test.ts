@@ -15,6 +15,9 @@ import { rulesOf } from '../support/schema-messages';
 // messages/ja.json "api".
 const contactRules = rulesOf('contact');
 const MIN_20 = contactRules.message('purpose_detail', 'minLength');
+const CONTENT_MIN = contactRules.limit('purpose_detail', 'minLength');
+const CONTENT_MAX = contactRules.limit('purpose_detail', 'maxLength');
+const NAME_MAX = contactRules.limit('last_name_kanji', 'maxLength');
 const MAX_200 = contactRules.message('purpose_detail', 'maxLength');
 const NO_URL = contactRules.message('purpose_detail', 'not');
 const AGREEMENT = '同意欄にチェックを入れてください';
@@ -159,7 +162,7 @@ describe.each(DATABASES)('POST /v1/contact ($name)', ({ kind }) => {
       const row = await expectAccepted(validContact(h.uniqueEmail('trim'), { purpose_detail: `  ${japaneseText(30)}\n ` }));
       expect(row.content).toBe(japaneseText(30));
       h.mailer.clear();
-      await expectRefused(validContact(h.uniqueEmail('trim'), { purpose_detail: `   ${japaneseText(19)}   ` }), { purpose_detail: [MIN_20] });
+      await expectRefused(validContact(h.uniqueEmail('trim'), { purpose_detail: `   ${japaneseText(CONTENT_MIN - 1)}   ` }), { purpose_detail: [MIN_20] });
     });
   });
 
@@ -213,7 +216,7 @@ describe.each(DATABASES)('POST /v1/contact ($name)', ({ kind }) => {
     it('a member\'s payload is validated too', async () => {
       const m = await member();
       const before = await h.count('inquiries');
-      expectError(await h.contact(m.token, validContact(m.email, { purpose_detail: japaneseText(19) })), 400, 'VALIDATION', { purpose_detail: [MIN_20] });
+      expectError(await h.contact(m.token, validContact(m.email, { purpose_detail: japaneseText(CONTENT_MIN - 1) })), 400, 'VALIDATION', { purpose_detail: [MIN_20] });
       expectError(await h.contact(m.token, validContact(m.email, { job: '77' })), 400, 'VALIDATION', { job: [MASTER_UNKNOWN] });
       expect(await h.count('inquiries')).toBe(before);
       expect(h.mailer.sent).toEqual([]);
@@ -232,8 +235,8 @@ describe.each(DATABASES)('POST /v1/contact ($name)', ({ kind }) => {
 
     it.each<[string, Record<string, unknown>, Record<string, string[]>]>([
       // content: 20 to 200, no URL or HTML
-      ['content of 19 characters', { purpose_detail: japaneseText(19) }, { purpose_detail: [MIN_20] }],
-      ['content of 201 characters', { purpose_detail: japaneseText(201) }, { purpose_detail: [MAX_200] }],
+      [`content of ${CONTENT_MIN - 1} characters`, { purpose_detail: japaneseText(CONTENT_MIN - 1) }, { purpose_detail: [MIN_20] }],
+      [`content of ${CONTENT_MAX + 1} characters`, { purpose_detail: japaneseText(CONTENT_MAX + 1) }, { purpose_detail: [MAX_200] }],
       ['content empty', { purpose_detail: '' }, { purpose_detail: [MIN_20] }],
       ['content missing', { purpose_detail: undefined }, { purpose_detail: ['お問い合わせ内容を入力してください'] }],
       ['content with https://', { purpose_detail: `${japaneseText(20)}https://example.jp` }, { purpose_detail: [NO_URL] }],
@@ -268,7 +271,7 @@ describe.each(DATABASES)('POST /v1/contact ($name)', ({ kind }) => {
       ['first_name_kanji with a full-width space', { first_name_kanji: '太　郎' }, { first_name_kanji: [GIVEN_NAME] }],
       ['first_name_kanji with a half-width space', { first_name_kanji: '太 郎' }, { first_name_kanji: [GIVEN_NAME] }],
       ['first_name_kanji with digits', { first_name_kanji: '太郎2' }, { first_name_kanji: [GIVEN_NAME] }],
-      ['last_name_kanji of 51 characters', { last_name_kanji: '山'.repeat(51) }, { last_name_kanji: ['姓は50文字以内で入力してください'] }],
+      [`last_name_kanji of ${NAME_MAX + 1} characters`, { last_name_kanji: '山'.repeat(NAME_MAX + 1) }, { last_name_kanji: [contactRules.message('last_name_kanji', 'maxLength')] }],
       // e-mail
       ['email missing', { email: undefined }, { email: ['メールアドレスは必須です'] }],
       ['email not an address', { email: 'not-an-email' }, { email: [EMAIL_FORMAT] }],
@@ -279,7 +282,7 @@ describe.each(DATABASES)('POST /v1/contact ($name)', ({ kind }) => {
     it.each<[string, Record<string, unknown>]>([
       ['last_name_kanji with one full-width space', { last_name_kanji: '山田　太' }],
       ['kana and kanji marks in names', { last_name_kanji: 'さいとう々ヶ', first_name_kanji: 'ユーキ' }],
-      ['50-character names', { last_name_kanji: '山'.repeat(50), first_name_kanji: '花'.repeat(50) }],
+      [`${NAME_MAX}-character names`, { last_name_kanji: '山'.repeat(NAME_MAX), first_name_kanji: '花'.repeat(contactRules.limit('first_name_kanji', 'maxLength')) }],
       ['job 99, inquiry_type 99, inquiry_user_type 99', { job: '99', inquiry_type: '99', inquiry_user_type: '99' }],
     ])('%s is accepted', async (_label, overrides) => {
       const row = await expectAccepted(validContact(h.uniqueEmail('good'), overrides));

@@ -13,6 +13,9 @@ import { rulesOf } from '../support/schema-messages';
 // schemas/shared/fields.json) and messages/ja.json "api".
 const edit = rulesOf('edit-profile');
 const MIN_20 = edit.message('purpose_detail', 'minLength');
+const DETAIL_MIN = edit.limit('purpose_detail', 'minLength');
+const DETAIL_MAX = edit.limit('purpose_detail', 'maxLength');
+const OTHER_MAX = edit.limit('purpose_other', 'maxLength');
 const MAX_200 = edit.message('purpose_detail', 'maxLength');
 const MAX_80 = edit.message('purpose_other', 'maxLength');
 const REQUIRED = edit.required('purpose');
@@ -148,7 +151,7 @@ describe.each(DATABASES)('PUT /v1/user/info ($name)', ({ kind }) => {
   });
 
   it('purpose_detail of 19 characters → 400 "20文字以上で入力してください"', async () => {
-    await expectRefused({ purpose_detail: japaneseText(19) }, { purpose_detail: [MIN_20] });
+    await expectRefused({ purpose_detail: japaneseText(DETAIL_MIN - 1) }, { purpose_detail: [MIN_20] });
   });
 
   it.each([20, 200])('purpose_detail of %i characters → 200', async (n) => {
@@ -157,7 +160,7 @@ describe.each(DATABASES)('PUT /v1/user/info ($name)', ({ kind }) => {
   });
 
   it('purpose_detail of 201 characters → 400 "200文字以内で入力してください"', async () => {
-    await expectRefused({ purpose_detail: japaneseText(201) }, { purpose_detail: [MAX_200] });
+    await expectRefused({ purpose_detail: japaneseText(DETAIL_MAX + 1) }, { purpose_detail: [MAX_200] });
   });
 
   it('purpose_detail with a URL → 400 with the URL message', async () => {
@@ -165,7 +168,7 @@ describe.each(DATABASES)('PUT /v1/user/info ($name)', ({ kind }) => {
   });
 
   it('purpose_other of 81 characters (with 99) → 400 "80文字以内で入力してください"', async () => {
-    await expectRefused({ purpose: '1,99', purpose_other: japaneseText(81) }, { purpose_other: [MAX_80] });
+    await expectRefused({ purpose: '1,99', purpose_other: japaneseText(OTHER_MAX + 1) }, { purpose_other: [MAX_80] });
   });
 
   it.each([1, 80])('purpose_other of %i character(s) (with 99) → 200', async (n) => {
