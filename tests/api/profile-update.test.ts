@@ -132,6 +132,12 @@ describe.each(DATABASES)('PUT /v1/user/info ($name)', ({ kind }) => {
     expect(await expectAccepted({ purpose: '2,99', purpose_other: '地域のお祭りの運営に関わりたい' })).toMatchObject({ purpose: '2,99', purpose_other: '地域のお祭りの運営に関わりたい' });
   });
 
+  it('a text whose condition does not hold is dropped unjudged (the schema\'s if/then decides, not code)', async () => {
+    // Without "other", purpose_other and industry_other are neither validated nor stored, whatever they hold.
+    const saved = await expectAccepted({ purpose: '2', purpose_other: 'https://example.jp <b>', industry: '8', industry_other: 'x'.repeat(500) });
+    expect(saved).toMatchObject({ purpose: '2', purpose_other: '', industry: '8', industry_other: '' });
+  });
+
   it('an earlier purpose_other is cleared when 99 is deselected', async () => {
     const m = await member();
     expect((await h.updateInfo(m.token, update(m, { purpose: '99', purpose_other: '古民家の改修' }))).statusCode).toBe(200);
