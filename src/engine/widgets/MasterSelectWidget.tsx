@@ -1,10 +1,10 @@
 import type { WidgetProps } from '@rjsf/utils';
 import messages from '../../../messages/ja.json';
-import { engineContext } from '../form-context';
+import { engineContext, masterName } from '../form-context';
 
-/** A select whose options come from a master list ("ui:options": { "master": "job" }). */
-export default function MasterSelectWidget({ id, value, onChange, onBlur, onFocus, disabled, readonly, options, registry, required, rawErrors }: WidgetProps) {
-  const list = engineContext(registry.formContext)?.masters[String(options.master)] ?? [];
+/** A select whose options come from a master list (the list its schema names in `x-master`). */
+export default function MasterSelectWidget({ id, value, onChange, onBlur, onFocus, disabled, readonly, schema, registry, required, rawErrors }: WidgetProps) {
+  const list = engineContext(registry.formContext)?.masters[masterName(schema)] ?? [];
   return (
     <select
       id={id}
