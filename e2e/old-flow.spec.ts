@@ -7,6 +7,7 @@ import type { FrameLocator, Page } from '@playwright/test';
 import fields from '../schemas/shared/fields.json' with { type: 'json' };
 import oldForm from '../schemas/forms/old-register.schema.json' with { type: 'json' };
 import messages from '../messages/ja.json' with { type: 'json' };
+import { fillMessage } from '../src/shared/validation/message-params';
 import { test, expect, waitForMail, mailsTo, codeIn, type CaughtMail } from './support/fixtures';
 import { openFramed, type Framed } from './support/framed';
 import { E2E } from './support/stack-env';
@@ -90,8 +91,8 @@ test.describe('registration by e-mailed link (phone, in the parent frame)', () =
       ['郵便番号', '380-0001', defs.oldZip.errorMessage.pattern, '3800001'],
       ['電話番号', '0901234567', defs.oldPhone.errorMessage.pattern, '09012345678'],
       ['姓（ローマ字）', 'Van Dyke', defs.oldAlphabetName.errorMessage.pattern, 'Tanaka'],
-      ['具体的な目的', 'あ'.repeat(detail.minLength - 1), detail.errorMessage.minLength, 'あ'.repeat(detail.minLength)],
-      ['具体的な目的', 'あ'.repeat(detail.maxLength + 1), detail.errorMessage.maxLength, 'あ'.repeat(detail.maxLength)],
+      ['具体的な目的', 'あ'.repeat(detail.minLength - 1), fillMessage(detail.errorMessage.minLength, detail, 'minLength'), 'あ'.repeat(detail.minLength)],
+      ['具体的な目的', 'あ'.repeat(detail.maxLength + 1), fillMessage(detail.errorMessage.maxLength, detail, 'maxLength'), 'あ'.repeat(detail.maxLength)],
     ];
     for (const [name, bad, message, good] of edges) {
       await box(app, name).fill(bad);
@@ -105,7 +106,7 @@ test.describe('registration by e-mailed link (phone, in the parent frame)', () =
     await app.getByRole('combobox', { name: '希望する自治体' }).selectOption('');
     await app.getByRole('checkbox', { name: '介護を目的とした申し込みではありません' }).uncheck();
     await app.getByRole('button', { name: '登録する' }).click();
-    await expect(app.getByText(oldForm.errorMessage.required.city)).toBeVisible();
+    await expect(app.getByText(defs.municipality['x-required-message'])).toBeVisible();
     await expect(app.getByText(defs.consent.errorMessage.const)).toBeVisible();
     await page.screenshot({ path: 'test-results/old-register-errors.png', fullPage: true });
     await app.getByRole('combobox', { name: '希望する自治体' }).selectOption('202011');

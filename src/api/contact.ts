@@ -1,4 +1,5 @@
 import { call } from './client';
+import { routeSetting } from '../app/catalogue';
 
 /** The specification's contact payload; purpose_detail is the inquiry text. */
 export interface ContactPayload {
@@ -25,7 +26,8 @@ export interface InquiryItem {
   status?: string;
 }
 
-export const CONTACT_PAGE_SIZE = 20;
+/** Inquiries a page of the history shows (the catalogue's contact_history pageSize). */
+export const CONTACT_PAGE_SIZE = routeSetting('contact_history', 'pageSize');
 
 export const getInquiries = (page: number, status: string) =>
   call<InquiryItem[]>('get', '/user/contact/list', { auth: 'member', params: { page, size: CONTACT_PAGE_SIZE, status } });

@@ -8,9 +8,18 @@ export interface RouteEntry {
   screen: string;
   title: string;
   forms: string[];
+  /** Numbers product owners own for this screen (resendLockSeconds, pageSize). */
+  settings?: Record<string, number>;
 }
 
 export const routes = catalogue.routes as RouteEntry[];
 export const basePath = catalogue.basePath;
 export const indexPath = `/${catalogue.index}`;
 export const loginPath = `/${catalogue.loginPath}`;
+
+/** A route's setting from the catalogue (e.g. routeSetting('login', 'resendLockSeconds')). */
+export function routeSetting(path: string, name: string): number {
+  const value = routes.find((route) => route.path === path)?.settings?.[name];
+  if (typeof value !== 'number') throw new Error(`The catalogue route ${path} has no settings.${name}`);
+  return value;
+}

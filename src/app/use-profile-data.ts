@@ -2,23 +2,26 @@
 import { useEffect, useState } from 'react';
 import { getUserInfo, type UserInfo } from '../api/user-info';
 import { getMasters } from '../api/masters';
-import type { MasterOption } from '../shared/api-types';
+import type { MasterName, MasterOption } from '../shared/api-types';
 
 export type ProfileData =
   | { state: 'loading' }
   | { state: 'error' }
   | { state: 'ok'; user: UserInfo; masters: Record<string, MasterOption[]> };
 
-export function useProfileData(): ProfileData {
+/** `masters`: the option lists to load (a form's, from mastersOf(schema)). */
+export function useProfileData(masters: string[]): ProfileData {
   const [data, setData] = useState<ProfileData>({ state: 'loading' });
   useEffect(() => {
-    Promise.all([getUserInfo(), getMasters(['job', 'industry', 'purpose', 'mail_opt'])]).then(
+    Promise.all([getUserInfo(), getMasters(masters as MasterName[])]).then(
       ([user, masters]) => setData({ state: 'ok', user, masters }),
       (failure) => {
         console.error('user info failed', failure);
         setData({ state: 'error' });
       },
     );
+    // The list comes from a schema and never changes while the screen is open.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   return data;
 }

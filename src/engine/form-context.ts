@@ -28,3 +28,9 @@ export function errorsVisible(context: unknown, id: string): boolean {
   if (!ctx) return true;
   return ctx.submitted || ctx.serverErrorIds.has(id) || [...ctx.touched].some((t) => t === id || t.startsWith(`${id}_`));
 }
+
+/** The option list a master widget's field draws from (`x-master` on the field, or on its items). */
+export function masterName(schema: { [key: string]: unknown }): string {
+  const items = schema.items as { [key: string]: unknown } | undefined;
+  return String(schema['x-master'] ?? items?.['x-master'] ?? '');
+}

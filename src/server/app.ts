@@ -12,13 +12,15 @@ import { ApiError } from './errors';
 import { installAuth } from './auth';
 import { createCodes } from './services/codes';
 import { createSessions } from './services/sessions';
-import { createServerAjv } from './validation';
-import { toFieldErrors } from '../shared/validation/field-errors';
+import { createServerValidation } from './validation';
+import { installRouteValidation } from './route-schemas';
+import { loadSchemaSet } from '../shared/validation/schema-files';
+import { codeLength } from './schema-settings';
+import { unknownMasterFields } from './masters';
 import type { AppConfig, AppContext } from './context';
 import { serveClient } from './client-files';
 import type { ClientSettings, Municipality } from '../shared/api-types';
 import { denshijitiList } from './denshijiti';
-import { canonicaliseEmails, trimFreeText } from './free-text';
 import { userAuthRoutes } from './routes/user-auth';
 import { userInfoRoutes } from './routes/user-info';
 import { registrationRoutes } from './routes/registration';
@@ -62,6 +64,8 @@ export interface BuildOptions {
   limitPrefix?: string;
   /** How often the outbox worker looks for mail due for another try; 0: no worker. */
   outboxIntervalMs?: number;
+  /** The schemas folder (default: the project's schemas/); tests run the stack on an edited copy. */
+  schemasDir?: string;
 }
 
 /** Browser features the app never uses, switched off for it and anything it might embed. */
@@ -142,7 +146,8 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
   });
 
   const db = opts.db.withPlugin(new TextGuardPlugin());
-  const { ajv } = createServerAjv();
+  const schemas = loadSchemaSet(opts.schemasDir);
+  const validation = createServerValidation(schemas, messages.form.fallbackFieldError);
   const mailer: Mailer = {
     async send(to, template, values) {
       try {
@@ -169,26 +174,27 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
     outbox,
     sessions,
     limits,
-    codes: createCodes(db, { ...opts.config, secret: opts.secret }, limits, mailer),
+    codes: createCodes(db, { ...opts.config, secret: opts.secret, codeLength: codeLength(schemas) }, limits, mailer),
     config: opts.config,
     secret: opts.secret,
     municipalities: opts.municipalities ?? denshijitiList(),
+    schemas,
     parse<T>(schemaId: string, raw: unknown): T {
-      const validate = ajv.getSchema(schemaId);
-      if (!validate) throw new Error(`No API schema ${schemaId}`);
-      const body = trimFreeText(raw);
-      if (!validate(body)) {
-        const fields = toFieldErrors(validate.errors, messages.form.fallbackFieldError);
-        // A body that is not an object at all has nothing to show under a field.
-        if ('' in fields) throw new ApiError('BAD_REQUEST');
-        throw new ApiError('VALIDATION', fields);
-      }
-      return canonicaliseEmails(body) as T;
+      const result = validation.parse(schemaId, raw);
+      if (result.ok) return result.data as T;
+      // A body that is not an object at all has nothing to show under a field.
+      if (!result.fields || '' in result.fields) throw new ApiError('BAD_REQUEST');
+      throw new ApiError('VALIDATION', result.fields);
+    },
+    async checkMasters(schemaId: string, data: Record<string, unknown>) {
+      const fields = await unknownMasterFields(db, validation.masterFieldsOf(schemaId), data, messages.api.MASTER_UNKNOWN);
+      if (fields) throw new ApiError('VALIDATION', fields);
     },
   };
 
   installIpLimit(app, limits);
   installAuth(app, opts.clientKey, sessions);
+  installRouteValidation(app, validation, messages.form.fallbackFieldError);
   app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
     if (error instanceof ApiError) return reply.code(error.status).send(error.toBody());
     if (isBadData(error)) return reply.code(400).send(new ApiError('BAD_REQUEST').toBody());

@@ -25,7 +25,8 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 
 export function installAuth(app: FastifyInstance, clientKey: string, sessions: Sessions) {
   app.decorateRequest('memberId', null);
-  app.addHook('preHandler', async (request) => {
+  // Before validation: a caller without the right credential hears that, not what its body lacks.
+  app.addHook('preValidation', async (request) => {
     const auth = request.routeOptions.config.auth ?? 'none';
     if (auth === 'none') return;
     const token = bearerToken(request);

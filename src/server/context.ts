@@ -7,6 +7,7 @@ import type { Config } from './config';
 import type { Municipality } from '../shared/api-types';
 import type { RateLimits } from './limits/rate-limits';
 import type { Outbox } from './mail/outbox';
+import type { SchemaSet } from '../shared/validation/schema-files';
 
 export type AppConfig = Pick<
   Config,
@@ -28,7 +29,11 @@ export interface AppContext {
   municipalities: Municipality[];
   /** Server secret for keyed hashes. */
   secret: string;
-  /** Validates `body` (free text trimmed) against the API schema with this $id and returns it;
-   *  throws a 400 with field messages. */
+  /** The prepared schemas the server runs on (forms, API payloads, catalogue). */
+  schemas: SchemaSet;
+  /** The payload of the API schema with this $id as validated, normalised form data (see
+   *  src/server/validation.ts); throws a 400 with field messages. */
   parse<T>(schemaId: string, body: unknown): T;
+  /** Throws a 400 on the fields whose value is not in the option list their schema names. */
+  checkMasters(schemaId: string, data: Record<string, unknown>): Promise<void>;
 }

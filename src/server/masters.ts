@@ -1,7 +1,6 @@
 // Master option lists: stored in the database, seeded (and kept in step) at every start from
 // schemas/masters/options.json, the file product owners edit.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { loadMasterLists } from '../shared/validation/schema-files';
 import type { Db } from './db/connect';
 
 import { MASTER_NAMES, type MasterName } from '../shared/api-types';
@@ -12,10 +11,10 @@ export interface MasterOption {
   label: string;
 }
 
-const FILE = fileURLToPath(new URL('../../schemas/masters/options.json', import.meta.url));
-
-export function masterFile(): Record<MasterName, MasterOption[]> {
-  return JSON.parse(readFileSync(FILE, 'utf8'));
+/** The option lists as product owners wrote them (schemas/masters/options.json, or that file
+ *  under another schemas folder). */
+export function masterFile(dir?: string): Record<MasterName, MasterOption[]> {
+  return loadMasterLists(dir) as Record<MasterName, MasterOption[]>;
 }
 
 // The lists change only when seedMasters runs (at every start), yet every profile answer needs
@@ -59,16 +58,19 @@ export async function unknownValues(db: Db, name: MasterName, values: string[]):
   return values.filter((v) => !set.has(v));
 }
 
-/** Field errors for master codes that are not in their lists (undefined when all are known). */
+/** Field errors for values not in the option list their field names (`fields`: field → list;
+ *  undefined when all are known). */
 export async function unknownMasterFields(
   db: Db,
-  codes: { job: string; industry: string; mail_opt: string; purpose: string[] },
+  fields: Record<string, string>,
+  data: Record<string, unknown>,
   message: string,
 ): Promise<Record<string, string[]> | undefined> {
-  const fields: Record<string, string[]> = {};
-  for (const name of ['job', 'industry', 'mail_opt'] as const) {
-    if ((await unknownValues(db, name, [codes[name]])).length) fields[name] = [message];
+  const errors: Record<string, string[]> = {};
+  for (const [field, master] of Object.entries(fields)) {
+    const value = data[field];
+    const values = (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
+    if ((await unknownValues(db, master as MasterName, values)).length) errors[field] = [message];
   }
-  if ((await unknownValues(db, 'purpose', codes.purpose)).length) fields.purpose = [message];
-  return Object.keys(fields).length ? fields : undefined;
+  return Object.keys(errors).length ? errors : undefined;
 }

@@ -6,13 +6,31 @@ import { ApiError } from './errors';
 import { isUniqueViolation, violatedKey } from './db/errors';
 import { iso, japanDay, now } from './services/clock';
 import type { Outbox } from './mail/outbox';
-import type { RegistrationPayload } from '../shared/api-types';
 import messages from '../../messages/ja.json';
 
-/** The profile fields both registration payloads carry (the old one adds city). */
-export type NewMemberProfile = Omit<RegistrationPayload, 'verification_code' | 'password' | 'password_confirm' | 'zip_second' | 'address_second'> & {
+/** The profile fields both registration payloads carry, as validated form data (the old one
+ *  adds city). */
+export interface NewMemberProfile {
+  email: string;
+  last_name_kanji: string;
+  first_name_kanji: string;
+  last_name_alphabet: string;
+  first_name_alphabet: string;
+  birthday: string;
+  gender: string;
+  job: string;
+  industry: string;
+  industry_other?: string;
+  zip_current: string;
+  address_current: string;
+  amc?: string;
+  phone: string;
+  purpose: string[];
+  purpose_detail: string;
+  purpose_other?: string;
+  mail_opt: string;
   city?: string;
-};
+}
 
 export const emailTaken = () => new ApiError('EMAIL_TAKEN', { email: [messages.api.EMAIL_TAKEN] });
 
@@ -73,16 +91,17 @@ export async function insertMember(
           gender: body.gender,
           job: body.job,
           industry: body.industry,
-          industry_other: body.industry === '99' ? (body.industry_other ?? '') : '',
-          zip_current: body.zip_current.replace(/-/g, ''),
+          // Validation dropped the "other" texts whose choice is not made (src/shared/validation/conditions.ts).
+          industry_other: body.industry_other ?? '',
+          zip_current: body.zip_current,
           address_current: body.address_current,
           zip_second: '',
           address_second: '',
           amc: body.amc ?? '',
-          phone: body.phone.replace(/-/g, ''),
+          phone: body.phone,
           purpose: body.purpose.join(','),
           purpose_detail: body.purpose_detail,
-          purpose_other: body.purpose.includes('99') ? (body.purpose_other ?? '') : '',
+          purpose_other: body.purpose_other ?? '',
           mail_opt: body.mail_opt,
           city: body.city ?? '',
           created_at: iso(at),

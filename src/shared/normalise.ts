@@ -1,5 +1,10 @@
-// Input normalisers the widgets apply (never during IME composition). Named in UI schemas as
-// "ui:options": { "normalise": ["toHalfWidth", …] }.
+// Normalisers a field names in its schema node ("x-normalise": ["trim", "toHalfWidth", …]).
+// normalise(schema, data) applies them before validation on both sides (the server after its
+// wire adapter, the client before sending); the engine's inputs apply the same list as the
+// member types (never during IME composition), the BLUR_ONLY ones when the field is left.
+import { canonicalEmail } from './canonical-email';
+import type { JsonObject } from './validation/schema-bundle.ts';
+import { fieldNodes, resolveNode } from './validation/schema-nodes.ts';
 
 const HYPHENS = /[\u2010-\u2015\u2212\u30FC\uFF0D\uFF70\u2043\uFE63]/g;
 
@@ -11,7 +16,8 @@ export function toHalfWidth(text: string): string {
 
 /** Removes emoji (pictographs, their modifiers, variation selectors and joiners). */
 export function stripEmoji(text: string): string {
-  return text.replace(/\p{Extended_Pictographic}|[\u{1F3FB}-\u{1F3FF}\u{1F1E6}-\u{1F1FF}\uFE0F\u200D\u20E3]/gu, '');
+  // One character class (not an alternation): linear and quick on a text at the body limit.
+  return text.replace(/[\p{Extended_Pictographic}\u{1F3FB}-\u{1F3FF}\u{1F1E6}-\u{1F1FF}\uFE0F\u200D\u20E3]/gu, '');
 }
 
 export function digitsOnly(text: string): string {
@@ -34,13 +40,49 @@ export function japaneseDateToIso(text: string): string {
   return `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`;
 }
 
-export const normalisers = { toHalfWidth, stripEmoji, digitsOnly, japaneseDateToIso } as const;
+export function trim(text: string): string {
+  return text.trim();
+}
+
+
+export const normalisers = { trim, toHalfWidth, removeHyphens, digitsOnly, stripEmoji, canonicalEmail, japaneseDateToIso } as const;
+
+/** Normalisers that would get in the way while typing (a space before the next word, a date
+ *  half written): inputs run them when the field is left; normalise() runs them all. */
+export const BLUR_ONLY: ReadonlySet<string> = new Set(['trim', 'digitsOnly', 'removeHyphens', 'japaneseDateToIso']);
 export type NormaliserName = keyof typeof normalisers;
 
 export function applyNormalisers(text: string, names: readonly string[] | undefined): string {
   return (names ?? []).reduce((value, name) => {
     const fn = normalisers[name as NormaliserName];
-    if (!fn) throw new Error(`Unknown normaliser "${name}" in a UI schema`);
+    if (!fn) throw new Error(`Unknown normaliser "${name}" in a schema's x-normalise`);
     return fn(value);
   }, text);
+}
+
+/** The normalisers a (resolved) field node names. */
+export function normalisersOf(node: JsonObject | undefined): string[] {
+  const list = node?.['x-normalise'];
+  return Array.isArray(list) ? list.filter((n): n is string => typeof n === 'string') : [];
+}
+
+/** `data` with every string field (and every string item of an array field) passed through
+ *  the normalisers its node names. Anything else is left for validation to judge. */
+export function normalise<T>(schema: JsonObject, data: T): T {
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return data;
+  const out: Record<string, unknown> = { ...(data as Record<string, unknown>) };
+  for (const [name, node] of Object.entries(fieldNodes(schema))) {
+    const value = out[name];
+    if (typeof value === 'string') out[name] = applyNormalisers(value, normalisersOf(node));
+    else if (Array.isArray(value) && node.items && typeof node.items === 'object') {
+      const names = normalisersOf(resolveNode(schema, node.items as JsonObject));
+      out[name] = value.map((item) => (typeof item === 'string' ? applyNormalisers(item, names) : item));
+    }
+  }
+  return out as T;
+}
+
+/** The normalisers an input runs as the member types: all its field names but the BLUR_ONLY. */
+export function liveNormalisers(node: JsonObject | undefined): string[] {
+  return normalisersOf(node).filter((name) => !BLUR_ONLY.has(name));
 }

@@ -6,6 +6,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { InquiryStatus } from '../../src/server/db/types';
 import { CLIENT_KEY, DATABASES, Harness, expectError, japaneseText, setUpOrFail, validContact, type Member } from '../support/api-harness';
+import { rulesOf } from '../support/schema-messages';
+
+/** The query schema's bounds and messages (schemas/api/contact-list-query.json). */
+const listQuery = rulesOf('api.contact-list-query.json');
 
 interface ListItem {
   id: string;
@@ -157,6 +161,31 @@ describe.each(DATABASES)('GET /v1/user/contact/list ($name)', ({ kind }) => {
     expect(tickets(await list(m.token, { status: 'all' }))).toEqual([e, d, c, b, a]);
     expect((await list(m.token, { status: 'all' })).map((i) => i.status)).toEqual(['answered', 'open', 'closed', 'answered', 'open']);
     for (const item of await list(m.token, { status: 'answered' })) expect(item.status).toBe('answered');
+  });
+
+  it.each<[string, Record<string, string>, string]>([
+    ['page 10^20', { page: '100000000000000000000' }, 'page'],
+    ['page beyond the bound', { page: String(listQuery.limit('page', 'maximum') + 1) }, 'page'],
+    ['page 0', { page: '0' }, 'page'],
+    ['a negative page', { page: '-1' }, 'page'],
+    ['a fractional page', { page: '1.5' }, 'page'],
+    ['a non-numeric page', { page: 'abc' }, 'page'],
+    ['size 0', { size: '0' }, 'size'],
+    ['size beyond the bound', { size: String(listQuery.limit('size', 'maximum') + 1) }, 'size'],
+    ['a non-numeric size', { size: 'x' }, 'size'],
+  ])('%s → 400 BAD_REQUEST with the query schema\'s message, on both databases', async (_label, query, field) => {
+    const m = await member();
+    const res = await h.contactList(m.token, query);
+    const body = expectError(res, 400, 'BAD_REQUEST');
+    const keyword = /^-|^0$/.test(query[field]) ? 'minimum' : /^\d+$/.test(query[field]) ? 'maximum' : 'type';
+    expect(body.fields).toEqual({ [field]: [listQuery.message(field, keyword)] });
+  });
+
+  it('the largest page and size are answered (an empty page)', async () => {
+    const m = await member();
+    const res = await h.contactList(m.token, { page: listQuery.limit('page', 'maximum'), size: listQuery.limit('size', 'maximum') });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual([]);
   });
 
   it.each(['unknown', 'OPEN', 'pending', '', 'open,closed'])('an unknown status %j → 400 BAD_REQUEST', async (status) => {

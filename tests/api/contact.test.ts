@@ -9,18 +9,23 @@ import { renderMail } from '../../src/server/mail/mailer';
 import type { Selectable } from 'kysely';
 import type { InquiriesTable } from '../../src/server/db/types';
 import { CLIENT_KEY, DATABASES, Harness, expectError, japaneseText, setUpOrFail, validContact, type Member } from '../support/api-harness';
+import { rulesOf } from '../support/schema-messages';
 
 // schemas/api/contact.json, schemas/forms/contact.schema.json, schemas/shared/fields.json and
 // messages/ja.json "api".
-const MIN_20 = '20文字以上で入力してください';
-const MAX_200 = '200文字以内で入力してください';
-const NO_URL = 'URL、絵文字、HTMLタグは使用できません';
+const contactRules = rulesOf('contact');
+const MIN_20 = contactRules.message('purpose_detail', 'minLength');
+const CONTENT_MIN = contactRules.limit('purpose_detail', 'minLength');
+const CONTENT_MAX = contactRules.limit('purpose_detail', 'maxLength');
+const NAME_MAX = contactRules.limit('last_name_kanji', 'maxLength');
+const MAX_200 = contactRules.message('purpose_detail', 'maxLength');
+const NO_URL = contactRules.message('purpose_detail', 'not');
 const AGREEMENT = '同意欄にチェックを入れてください';
 const MASTER_UNKNOWN = '選択肢の一覧にない値です。選択し直してください。';
 const SELECT = '選択してください';
-const FAMILY_NAME = '姓はひらがな・カタカナ・漢字で入力してください（全角スペースは1つまで）';
-const GIVEN_NAME = '名はひらがな・カタカナ・漢字で入力してください（スペースは使用できません）';
-const EMAIL_FORMAT = 'メールアドレスの形式が正しくありません';
+const FAMILY_NAME = contactRules.message('last_name_kanji', 'pattern');
+const GIVEN_NAME = contactRules.message('first_name_kanji', 'pattern');
+const EMAIL_FORMAT = contactRules.message('email', 'format');
 type Inquiry = Selectable<InquiriesTable>;
 const TICKET = /^Q(\d{6})-\d{5}$/;
 
@@ -157,7 +162,7 @@ describe.each(DATABASES)('POST /v1/contact ($name)', ({ kind }) => {
       const row = await expectAccepted(validContact(h.uniqueEmail('trim'), { purpose_detail: `  ${japaneseText(30)}\n ` }));
       expect(row.content).toBe(japaneseText(30));
       h.mailer.clear();
-      await expectRefused(validContact(h.uniqueEmail('trim'), { purpose_detail: `   ${japaneseText(19)}   ` }), { purpose_detail: [MIN_20] });
+      await expectRefused(validContact(h.uniqueEmail('trim'), { purpose_detail: `   ${japaneseText(CONTENT_MIN - 1)}   ` }), { purpose_detail: [MIN_20] });
     });
   });
 
@@ -211,7 +216,7 @@ describe.each(DATABASES)('POST /v1/contact ($name)', ({ kind }) => {
     it('a member\'s payload is validated too', async () => {
       const m = await member();
       const before = await h.count('inquiries');
-      expectError(await h.contact(m.token, validContact(m.email, { purpose_detail: japaneseText(19) })), 400, 'VALIDATION', { purpose_detail: [MIN_20] });
+      expectError(await h.contact(m.token, validContact(m.email, { purpose_detail: japaneseText(CONTENT_MIN - 1) })), 400, 'VALIDATION', { purpose_detail: [MIN_20] });
       expectError(await h.contact(m.token, validContact(m.email, { job: '77' })), 400, 'VALIDATION', { job: [MASTER_UNKNOWN] });
       expect(await h.count('inquiries')).toBe(before);
       expect(h.mailer.sent).toEqual([]);
@@ -230,8 +235,8 @@ describe.each(DATABASES)('POST /v1/contact ($name)', ({ kind }) => {
 
     it.each<[string, Record<string, unknown>, Record<string, string[]>]>([
       // content: 20 to 200, no URL or HTML
-      ['content of 19 characters', { purpose_detail: japaneseText(19) }, { purpose_detail: [MIN_20] }],
-      ['content of 201 characters', { purpose_detail: japaneseText(201) }, { purpose_detail: [MAX_200] }],
+      [`content of ${CONTENT_MIN - 1} characters`, { purpose_detail: japaneseText(CONTENT_MIN - 1) }, { purpose_detail: [MIN_20] }],
+      [`content of ${CONTENT_MAX + 1} characters`, { purpose_detail: japaneseText(CONTENT_MAX + 1) }, { purpose_detail: [MAX_200] }],
       ['content empty', { purpose_detail: '' }, { purpose_detail: [MIN_20] }],
       ['content missing', { purpose_detail: undefined }, { purpose_detail: ['お問い合わせ内容を入力してください'] }],
       ['content with https://', { purpose_detail: `${japaneseText(20)}https://example.jp` }, { purpose_detail: [NO_URL] }],
@@ -266,7 +271,7 @@ describe.each(DATABASES)('POST /v1/contact ($name)', ({ kind }) => {
       ['first_name_kanji with a full-width space', { first_name_kanji: '太　郎' }, { first_name_kanji: [GIVEN_NAME] }],
       ['first_name_kanji with a half-width space', { first_name_kanji: '太 郎' }, { first_name_kanji: [GIVEN_NAME] }],
       ['first_name_kanji with digits', { first_name_kanji: '太郎2' }, { first_name_kanji: [GIVEN_NAME] }],
-      ['last_name_kanji of 51 characters', { last_name_kanji: '山'.repeat(51) }, { last_name_kanji: ['姓は50文字以内で入力してください'] }],
+      [`last_name_kanji of ${NAME_MAX + 1} characters`, { last_name_kanji: '山'.repeat(NAME_MAX + 1) }, { last_name_kanji: [contactRules.message('last_name_kanji', 'maxLength')] }],
       // e-mail
       ['email missing', { email: undefined }, { email: ['メールアドレスは必須です'] }],
       ['email not an address', { email: 'not-an-email' }, { email: [EMAIL_FORMAT] }],
@@ -277,7 +282,7 @@ describe.each(DATABASES)('POST /v1/contact ($name)', ({ kind }) => {
     it.each<[string, Record<string, unknown>]>([
       ['last_name_kanji with one full-width space', { last_name_kanji: '山田　太' }],
       ['kana and kanji marks in names', { last_name_kanji: 'さいとう々ヶ', first_name_kanji: 'ユーキ' }],
-      ['50-character names', { last_name_kanji: '山'.repeat(50), first_name_kanji: '花'.repeat(50) }],
+      [`${NAME_MAX}-character names`, { last_name_kanji: '山'.repeat(NAME_MAX), first_name_kanji: '花'.repeat(contactRules.limit('first_name_kanji', 'maxLength')) }],
       ['job 99, inquiry_type 99, inquiry_user_type 99', { job: '99', inquiry_type: '99', inquiry_user_type: '99' }],
     ])('%s is accepted', async (_label, overrides) => {
       const row = await expectAccepted(validContact(h.uniqueEmail('good'), overrides));

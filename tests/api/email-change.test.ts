@@ -5,11 +5,13 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { UserInfo } from '../../src/shared/api-types';
 import { CLIENT_KEY, DATABASES, Harness, expectError, setUpOrFail, testConfig, type Member } from '../support/api-harness';
+import { rulesOf } from '../support/schema-messages';
 
 const EMAIL_TAKEN = 'このメールアドレスはすでに登録されています。ログイン、またはパスワードの再設定をご利用ください。';
-const EMAIL_FORMAT = 'メールアドレスの形式が正しくありません';
-const NEW_EMAIL_REQUIRED = '新しいメールアドレスを入力してください';
-const CODE_REQUIRED = '5桁の認証コードを入力してください';
+const EMAIL_FORMAT = rulesOf('email-change').message('email', 'format');
+const NEW_EMAIL_REQUIRED = rulesOf('email-change').required('email');
+const CODE_REQUIRED = rulesOf('email-change-code').required('code');
+const CODE_FORMAT = rulesOf('email-change-code').message('code', 'pattern');
 
 /** A 5-digit code that is certainly not `code`. */
 const otherCode = (code: string, step = 1) => String((Number(code) + step) % 100_000).padStart(5, '0');
@@ -251,7 +253,7 @@ describe.each(DATABASES)('e-mail change ($name)', ({ kind }) => {
       const m = await member();
       const next = h.uniqueEmail('new');
       expectError(await h.asMember('POST', '/v1/user/email/change', m.token, { flow: 'email_change', email: next }), 400, 'VALIDATION', { code: [CODE_REQUIRED] });
-      expectError(await h.confirmEmailChange(m.token, next, '123'), 400, 'VALIDATION', { code: [CODE_REQUIRED] });
+      expectError(await h.confirmEmailChange(m.token, next, '123'), 400, 'VALIDATION', { code: [CODE_FORMAT] });
       expectError(await h.confirmEmailChange(m.token, 'not-an-email', '12345'), 400, 'VALIDATION', { email: [EMAIL_FORMAT] });
       expect(await emailOf(m.id)).toBe(m.email);
     });

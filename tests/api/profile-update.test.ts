@@ -6,20 +6,27 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { UserInfo } from '../../src/shared/api-types';
 import type { User } from '../../src/server/db/types';
 import { DATABASES, Harness, expectError, japaneseText, setUpOrFail, validProfileUpdate, type Member } from '../support/api-harness';
+import { masterFile } from '../../src/server/masters';
+import { rulesOf } from '../support/schema-messages';
 
 // Field messages (schemas/forms/edit-profile.schema.json, schemas/api/user-update.json,
 // schemas/shared/fields.json) and messages/ja.json "api".
-const MIN_20 = '20文字以上で入力してください';
-const MAX_200 = '200文字以内で入力してください';
-const MAX_80 = '80文字以内で入力してください';
-const REQUIRED = '必須です';
-const PURPOSE_MAX = '1〜8個まで選択できます';
-const OTHER_REQUIRED = '「その他」を選択した場合は必須です';
-const INDUSTRY_OTHER_REQUIRED = '職種が「その他」の場合は入力してください';
+const edit = rulesOf('edit-profile');
+const MIN_20 = edit.message('purpose_detail', 'minLength');
+const DETAIL_MIN = edit.limit('purpose_detail', 'minLength');
+const DETAIL_MAX = edit.limit('purpose_detail', 'maxLength');
+const OTHER_MAX = edit.limit('purpose_other', 'maxLength');
+const MAX_200 = edit.message('purpose_detail', 'maxLength');
+const MAX_80 = edit.message('purpose_other', 'maxLength');
+const REQUIRED = edit.required('purpose');
+const PURPOSE_MAX = edit.message('purpose', 'maxItems');
+const OTHER_REQUIRED = edit.required('purpose_other');
+const INDUSTRY_OTHER_REQUIRED = edit.required('industry_other');
+const INDUSTRY_OTHER_EMPTY = edit.message('industry_other', 'minLength');
 const MASTER_UNKNOWN = '選択肢の一覧にない値です。選択し直してください。';
-const FORMAT = '正しい形式で入力してください';
-const NO_URL = 'URL、絵文字、HTMLタグは使用できません';
-const PURPOSE_UNIQUE = '同じ目的は1回だけ選択してください';
+const FORMAT = edit.message('phone', 'pattern');
+const NO_URL = edit.message('purpose_detail', 'not');
+const PURPOSE_UNIQUE = edit.message('purpose', 'uniqueItems');
 
 describe.each(DATABASES)('PUT /v1/user/info ($name)', ({ kind }) => {
   let h: Harness;
@@ -125,6 +132,12 @@ describe.each(DATABASES)('PUT /v1/user/info ($name)', ({ kind }) => {
     expect(await expectAccepted({ purpose: '2,99', purpose_other: '地域のお祭りの運営に関わりたい' })).toMatchObject({ purpose: '2,99', purpose_other: '地域のお祭りの運営に関わりたい' });
   });
 
+  it('a text whose condition does not hold is dropped unjudged (the schema\'s if/then decides, not code)', async () => {
+    // Without "other", purpose_other and industry_other are neither validated nor stored, whatever they hold.
+    const saved = await expectAccepted({ purpose: '2', purpose_other: 'https://example.jp <b>', industry: '8', industry_other: 'x'.repeat(500) });
+    expect(saved).toMatchObject({ purpose: '2', purpose_other: '', industry: '8', industry_other: '' });
+  });
+
   it('an earlier purpose_other is cleared when 99 is deselected', async () => {
     const m = await member();
     expect((await h.updateInfo(m.token, update(m, { purpose: '99', purpose_other: '古民家の改修' }))).statusCode).toBe(200);
@@ -140,11 +153,11 @@ describe.each(DATABASES)('PUT /v1/user/info ($name)', ({ kind }) => {
 
   it('industry 99 without industry_other → fields.industry_other', async () => {
     await expectRefused({ industry: '99', industry_other: undefined }, { industry_other: [INDUSTRY_OTHER_REQUIRED] });
-    await expectRefused({ industry: '99', industry_other: '' }, { industry_other: [INDUSTRY_OTHER_REQUIRED] });
+    await expectRefused({ industry: '99', industry_other: '' }, { industry_other: [INDUSTRY_OTHER_EMPTY] });
   });
 
   it('purpose_detail of 19 characters → 400 "20文字以上で入力してください"', async () => {
-    await expectRefused({ purpose_detail: japaneseText(19) }, { purpose_detail: [MIN_20] });
+    await expectRefused({ purpose_detail: japaneseText(DETAIL_MIN - 1) }, { purpose_detail: [MIN_20] });
   });
 
   it.each([20, 200])('purpose_detail of %i characters → 200', async (n) => {
@@ -153,7 +166,7 @@ describe.each(DATABASES)('PUT /v1/user/info ($name)', ({ kind }) => {
   });
 
   it('purpose_detail of 201 characters → 400 "200文字以内で入力してください"', async () => {
-    await expectRefused({ purpose_detail: japaneseText(201) }, { purpose_detail: [MAX_200] });
+    await expectRefused({ purpose_detail: japaneseText(DETAIL_MAX + 1) }, { purpose_detail: [MAX_200] });
   });
 
   it('purpose_detail with a URL → 400 with the URL message', async () => {
@@ -161,7 +174,7 @@ describe.each(DATABASES)('PUT /v1/user/info ($name)', ({ kind }) => {
   });
 
   it('purpose_other of 81 characters (with 99) → 400 "80文字以内で入力してください"', async () => {
-    await expectRefused({ purpose: '1,99', purpose_other: japaneseText(81) }, { purpose_other: [MAX_80] });
+    await expectRefused({ purpose: '1,99', purpose_other: japaneseText(OTHER_MAX + 1) }, { purpose_other: [MAX_80] });
   });
 
   it.each([1, 80])('purpose_other of %i character(s) (with 99) → 200', async (n) => {
@@ -201,7 +214,9 @@ describe.each(DATABASES)('PUT /v1/user/info ($name)', ({ kind }) => {
   });
 
   it('unknown industry, mail_opt and purpose codes → MASTER_UNKNOWN under each', async () => {
-    await expectRefused({ industry: '55', mail_opt: '7', purpose: '1,42' }, { industry: [MASTER_UNKNOWN], mail_opt: [MASTER_UNKNOWN], purpose: [MASTER_UNKNOWN] });
+    const purposes = new Set(masterFile().purpose.map((o) => o.value));
+    const unknownPurpose = ['42', '43', '44', '45', '46'].find((code) => !purposes.has(code))!;
+    await expectRefused({ industry: '55', mail_opt: '7', purpose: `1,${unknownPurpose}` }, { industry: [MASTER_UNKNOWN], mail_opt: [MASTER_UNKNOWN], purpose: [MASTER_UNKNOWN] });
   });
 
   it('a malformed zip and phone → 400 with the format message', async () => {

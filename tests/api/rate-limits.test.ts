@@ -5,10 +5,16 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { DATABASES, Harness, expectError, openTestDb, setUpOrFail, testConfig } from '../support/api-harness';
 import { DEFAULT_LIMITS, createRateLimits, type LimitNumbers } from '../../src/server/limits/rate-limits';
-import { CODE_SPACE } from '../../src/server/services/codes';
+import { codeSpace } from '../../src/server/services/codes';
+import { codeLength } from '../../src/server/schema-settings';
+import { loadSchemaSet } from '../../src/shared/validation/schema-files';
 import { sweepRateLimits } from '../../src/server/limits/kysely-store';
 import { routesOf } from '../../src/server/app';
 import messages from '../../messages/ja.json';
+
+/** Codes have as many digits as the schemas' code field says. */
+const CODE_LENGTH = codeLength(loadSchemaSet());
+const CODE_SPACE = codeSpace(CODE_LENGTH);
 
 /** The chance that `guesses` tries, each at a uniformly drawn code of CODE_SPACE, ever hit:
  *  at worst every wrong guess rules one value out (1 − Π (1 − 1/(N − k))). */
@@ -41,8 +47,8 @@ describe('the arithmetic of the default limits', () => {
   });
 });
 
-/** A 5-digit code that is certainly not `code`. */
-const otherCode = (code: string) => String((Number(code) + 1) % CODE_SPACE).padStart(5, '0');
+/** A code that is certainly not `code`. */
+const otherCode = (code: string) => String((Number(code) + 1) % CODE_SPACE).padStart(CODE_LENGTH, '0');
 
 const SMALL: LimitNumbers = { ...DEFAULT_LIMITS, ipRequests: 30, passwordFailures: 3, codeFailures: 4, mailsPerHour: 12 };
 

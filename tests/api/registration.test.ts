@@ -7,6 +7,8 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ErrorCode } from '../../src/server/errors';
 import { renderMail } from '../../src/server/mail/mailer';
 import type { UserInfo } from '../../src/shared/api-types';
+import messages from '../../messages/ja.json';
+import { passwordMessages, rulesOf } from '../support/schema-messages';
 import {
   CLIENT_KEY,
   DATABASES,
@@ -20,42 +22,52 @@ import {
   type ErrorBody,
 } from '../support/api-harness';
 
-// Field messages (schemas/shared/fields.json, schemas/forms/register-profile.schema.json,
-// schemas/api/*.json) and messages/ja.json "api".
-const EMAIL_REQUIRED = 'メールアドレスは必須です';
-const EMAIL_FORMAT = 'メールアドレスの形式が正しくありません';
-const EMAIL_TAKEN = 'このメールアドレスはすでに登録されています。ログイン、またはパスワードの再設定をご利用ください。';
-const MASTER_UNKNOWN = '選択肢の一覧にない値です。選択し直してください。';
-const KEY_REQUIRED = '認証コードを5桁の数字で入力してください';
-const KEY_FORMAT = '認証コードは5桁の数字で入力してください';
-const MIN_20 = '20文字以上で入力してください';
-const MAX_80 = '80文字以内で入力してください';
-const NO_URL = 'URL、絵文字、HTMLタグは使用できません';
-const OTHER_REQUIRED = '「その他」を選択した場合は必須です';
-const REQUIRED = '必須です';
-const PURPOSE_MAX = '1〜8個まで選択できます';
-const PURPOSE_UNIQUE = '同じ目的は1回だけ選択してください';
-const FAMILY_NAME = '姓はひらがな・カタカナ・漢字で入力してください（全角スペースは1つまで）';
-const GIVEN_NAME = '名はひらがな・カタカナ・漢字で入力してください（スペースは使用できません）';
-const ALPHABET = '半角英字で入力してください（スペースとハイフンも使用できます）';
-const PW_MIN = '8文字以上で入力してください';
-const PW_LOWER = '英小文字を1文字以上含めてください';
-const PW_UPPER = '英大文字を1文字以上含めてください';
-const PW_DIGIT = '数字を1文字以上含めてください';
-const PW_SYMBOL = '記号を1文字以上含めてください';
-const PW_REPEAT = '同じ文字を8回以上連続して使用することはできません';
-const PW_CHARSET = 'パスワードは半角英数字と記号で入力してください';
-const PW_MISMATCH = 'パスワードが一致しません';
-const AMC = '半角数字10桁で入力してください';
-const FORMAT = '正しい形式で入力してください';
-const CONSENT = '確認事項にチェックを入れてください';
-const BLANK = '空欄にしてください';
-const SELECT = '選択してください';
-const INDUSTRY_OTHER_REQUIRED = '職種が「その他」の場合は入力してください';
-const INDUSTRY_OTHER_EMPTY = '職種を入力してください';
-const INDUSTRY_OTHER_MAX = '100文字以内で入力してください';
-const GENDER = '性別を選択してください';
-const BIRTHDAY_FORMAT = '生年月日を正しく入力してください';
+// Field messages and limits, read from the prepared schemas (what the form and the server show),
+// and messages/ja.json "api": a product owner's JSON edit moves the expectations with it.
+const form = rulesOf('register-profile');
+const wire = rulesOf('user-register');
+const step1 = rulesOf('register-email');
+const codeForm = rulesOf('register-code');
+const EMAIL_REQUIRED = step1.required('email');
+const EMAIL_FORMAT = step1.message('email', 'format');
+const EMAIL_TAKEN = messages.api.EMAIL_TAKEN;
+const MASTER_UNKNOWN = messages.api.MASTER_UNKNOWN;
+const KEY_REQUIRED = codeForm.required('code');
+const KEY_FORMAT = codeForm.message('code', 'pattern');
+const DETAIL_MIN = form.limit('purpose_detail', 'minLength');
+const DETAIL_MAX = form.limit('purpose_detail', 'maxLength');
+const DETAIL_TOO_SHORT = form.message('purpose_detail', 'minLength');
+const DETAIL_TOO_LONG = form.message('purpose_detail', 'maxLength');
+const OTHER_MIN = form.limit('purpose_other', 'minLength');
+const OTHER_MAX = form.limit('purpose_other', 'maxLength');
+const OTHER_TOO_SHORT = form.message('purpose_other', 'minLength');
+const OTHER_TOO_LONG = form.message('purpose_other', 'maxLength');
+const NO_URL_OR_EMOJI = form.message('purpose_detail', 'not');
+const NO_URL = form.message('purpose_other', 'not');
+const OTHER_REQUIRED = form.required('purpose_other');
+const REQUIRED = form.required('purpose');
+const PURPOSE_MAX_ITEMS = form.limit('purpose', 'maxItems');
+const PURPOSE_MAX = form.message('purpose', 'maxItems');
+const PURPOSE_UNIQUE = form.message('purpose', 'uniqueItems');
+const FAMILY_NAME = form.message('last_name_kanji', 'pattern');
+const GIVEN_NAME = form.message('first_name_kanji', 'pattern');
+const ALPHABET = form.message('last_name_alphabet', 'pattern');
+const PW_MIN = form.message('password', 'minLength');
+const { lower: PW_LOWER, upper: PW_UPPER, digit: PW_DIGIT, symbol: PW_SYMBOL, repeat: PW_REPEAT } = passwordMessages();
+const PW_CHARSET = form.message('password', 'pattern');
+const PW_MISMATCH = form.message('password_confirm', 'sameAs');
+const AMC = form.message('amc', 'pattern');
+const FORMAT = form.message('zip_current', 'pattern');
+const CONSENT = wire.required('condition_no_home');
+const BLANK = wire.message('zip_second', 'maxLength');
+const SELECT = form.message('job', 'pattern');
+const INDUSTRY_OTHER_REQUIRED = form.required('industry_other');
+const INDUSTRY_OTHER_EMPTY = form.message('industry_other', 'minLength');
+const INDUSTRY_OTHER_MAX_LENGTH = form.limit('industry_other', 'maxLength');
+const INDUSTRY_OTHER_MAX = form.message('industry_other', 'maxLength');
+const GENDER = form.required('gender');
+const BIRTHDAY_FORMAT = form.message('birthday', 'format');
+
 
 /** A 5-digit code that is certainly not `code`. */
 const otherCode = (code: string, step = 1) => String((Number(code) + step) % 100_000).padStart(5, '0');
@@ -582,27 +594,27 @@ describe.each(DATABASES)('registration ($name)', ({ kind }) => {
 
     describe('refused with the schema\'s message under the field, nothing written', () => {
       it.each<[string, Record<string, unknown>, Record<string, string[]>]>([
-        // purpose_detail: 20 to 80, no URL, HTML or emoji
-        ['purpose_detail of 19 characters', { purpose_detail: japaneseText(19) }, { purpose_detail: [MIN_20] }],
-        ['purpose_detail of 81 characters', { purpose_detail: japaneseText(81) }, { purpose_detail: [MAX_80] }],
-        ['purpose_detail empty', { purpose_detail: '' }, { purpose_detail: [MIN_20] }],
-        ['purpose_detail with https://x', { purpose_detail: `${japaneseText(20)}https://x` }, { purpose_detail: [NO_URL] }],
-        ['purpose_detail with http:', { purpose_detail: `http://example.jp ${japaneseText(20)}` }, { purpose_detail: [NO_URL] }],
-        ['purpose_detail with ftp:', { purpose_detail: `ftp://example.jp ${japaneseText(20)}` }, { purpose_detail: [NO_URL] }],
-        ['purpose_detail with www.', { purpose_detail: `${japaneseText(20)}www.example.jp` }, { purpose_detail: [NO_URL] }],
-        ['purpose_detail with <b>', { purpose_detail: `<b>${japaneseText(20)}</b>` }, { purpose_detail: [NO_URL] }],
-        ['purpose_detail with an emoji', { purpose_detail: `${japaneseText(20)}😀` }, { purpose_detail: [NO_URL] }],
-        ['purpose_detail with another emoji', { purpose_detail: `${japaneseText(20)}🏠` }, { purpose_detail: [NO_URL] }],
-        // purpose_other, required with 99: 20 to 80, no URL or HTML
+        // purpose_detail: its length limits; no URL (in any letter case), HTML or emoji
+        ['purpose_detail with HTTPS://x', { purpose_detail: `${japaneseText(20)}HTTPS://x` }, { purpose_detail: [NO_URL_OR_EMOJI] }],
+        ['purpose_detail with WWW.', { purpose_detail: `${japaneseText(20)}WWW.example.jp` }, { purpose_detail: [NO_URL_OR_EMOJI] }],
+        [`purpose_detail of ${DETAIL_MIN - 1} characters`, { purpose_detail: japaneseText(DETAIL_MIN - 1) }, { purpose_detail: [DETAIL_TOO_SHORT] }],
+        [`purpose_detail of ${DETAIL_MAX + 1} characters`, { purpose_detail: japaneseText(DETAIL_MAX + 1) }, { purpose_detail: [DETAIL_TOO_LONG] }],
+        ['purpose_detail empty', { purpose_detail: '' }, { purpose_detail: [DETAIL_TOO_SHORT] }],
+        ['purpose_detail with https://x', { purpose_detail: `${japaneseText(20)}https://x` }, { purpose_detail: [NO_URL_OR_EMOJI] }],
+        ['purpose_detail with http:', { purpose_detail: `http://example.jp ${japaneseText(20)}` }, { purpose_detail: [NO_URL_OR_EMOJI] }],
+        ['purpose_detail with ftp:', { purpose_detail: `ftp://example.jp ${japaneseText(20)}` }, { purpose_detail: [NO_URL_OR_EMOJI] }],
+        ['purpose_detail with www.', { purpose_detail: `${japaneseText(20)}www.example.jp` }, { purpose_detail: [NO_URL_OR_EMOJI] }],
+        ['purpose_detail with <b>', { purpose_detail: `<b>${japaneseText(20)}</b>` }, { purpose_detail: [NO_URL_OR_EMOJI] }],
+        // purpose_other, required with 99: its length limits, no URL or HTML
         ['purpose 99 without purpose_other', { purpose: ['1', '99'], purpose_other: undefined }, { purpose_other: [OTHER_REQUIRED] }],
-        ['purpose 99 with purpose_other empty', withOther(''), { purpose_other: [MIN_20] }],
-        ['purpose_other of 19 characters', withOther(japaneseText(19)), { purpose_other: [MIN_20] }],
-        ['purpose_other of 81 characters', withOther(japaneseText(81)), { purpose_other: [MAX_80] }],
+        ['purpose 99 with purpose_other empty', withOther(''), { purpose_other: [OTHER_TOO_SHORT] }],
+        [`purpose_other of ${OTHER_MIN - 1} characters`, withOther(japaneseText(OTHER_MIN - 1)), { purpose_other: [OTHER_TOO_SHORT] }],
+        [`purpose_other of ${OTHER_MAX + 1} characters`, withOther(japaneseText(OTHER_MAX + 1)), { purpose_other: [OTHER_TOO_LONG] }],
         ['purpose_other with a URL', withOther(`${japaneseText(20)}https://x`), { purpose_other: [NO_URL] }],
         ['purpose_other with a tag', withOther(`${japaneseText(20)}<br>`), { purpose_other: [NO_URL] }],
         // purpose: 1 to 8 distinct known codes
         ['purpose empty', { purpose: [] }, { purpose: [REQUIRED] }],
-        ['9 purposes', { purpose: ['1', '2', '3', '4', '5', '6', '7', '8', '9'] }, { purpose: [PURPOSE_MAX] }],
+        [`${PURPOSE_MAX_ITEMS + 1} purposes`, { purpose: Array.from({ length: PURPOSE_MAX_ITEMS + 1 }, (_, i) => String(i + 1)) }, { purpose: [PURPOSE_MAX] }],
         ['a purpose twice', { purpose: ['1', '1'] }, { purpose: [PURPOSE_UNIQUE] }],
         // names
         ['last_name_kanji with two full-width spaces', { last_name_kanji: '山　田　太' }, { last_name_kanji: [FAMILY_NAME] }],
@@ -653,7 +665,7 @@ describe.each(DATABASES)('registration ($name)', ({ kind }) => {
         // industry_other with industry 99
         ['industry 99 without industry_other', { industry: '99', industry_other: undefined }, { industry_other: [INDUSTRY_OTHER_REQUIRED] }],
         ['industry 99 with industry_other empty', { industry: '99', industry_other: '' }, { industry_other: [INDUSTRY_OTHER_EMPTY] }],
-        ['industry_other of 101 characters', { industry: '99', industry_other: japaneseText(101) }, { industry_other: [INDUSTRY_OTHER_MAX] }],
+        [`industry_other of ${INDUSTRY_OTHER_MAX_LENGTH + 1} characters`, { industry: '99', industry_other: japaneseText(INDUSTRY_OTHER_MAX_LENGTH + 1) }, { industry_other: [INDUSTRY_OTHER_MAX] }],
         // the rest
         ['an unknown gender', { gender: 'x' }, { gender: [GENDER] }],
         ['an impossible birthday', { birthday: '1988-02-30' }, { birthday: [BIRTHDAY_FORMAT] }],
@@ -687,12 +699,15 @@ describe.each(DATABASES)('registration ($name)', ({ kind }) => {
 
     describe('accepted and saved as given (hyphens removed)', () => {
       it.each<[string, Record<string, unknown>, Partial<UserInfo>]>([
-        ['purpose_detail of 20 characters', { purpose_detail: japaneseText(20) }, { purpose_detail: japaneseText(20) }],
-        ['purpose_detail of 80 characters', { purpose_detail: japaneseText(80) }, { purpose_detail: japaneseText(80) }],
-        ['purpose_other of 20 characters', withOther(japaneseText(20)), { purpose: '1,99', purpose_other: japaneseText(20) }],
-        ['purpose_other of 80 characters', withOther(japaneseText(80)), { purpose: '1,99', purpose_other: japaneseText(80) }],
+        [`purpose_detail of ${DETAIL_MIN} characters`, { purpose_detail: japaneseText(DETAIL_MIN) }, { purpose_detail: japaneseText(DETAIL_MIN) }],
+        [`purpose_detail of ${DETAIL_MAX} characters`, { purpose_detail: japaneseText(DETAIL_MAX) }, { purpose_detail: japaneseText(DETAIL_MAX) }],
+        // The field's x-normalise strips emoji (as the form does while typing) before the ban is checked.
+        ['purpose_detail with emoji, stored without them', { purpose_detail: `${japaneseText(DETAIL_MIN)}😀🏠` }, { purpose_detail: japaneseText(DETAIL_MIN) }],
+        ['an alphabet name with spaces around it, stored trimmed', { last_name_alphabet: ' Yamada ' }, { last_name_alpha: 'Yamada' }],
+        [`purpose_other of ${OTHER_MIN} characters`, withOther(japaneseText(OTHER_MIN)), { purpose: '1,99', purpose_other: japaneseText(OTHER_MIN) }],
+        [`purpose_other of ${OTHER_MAX} characters`, withOther(japaneseText(OTHER_MAX)), { purpose: '1,99', purpose_other: japaneseText(OTHER_MAX) }],
         ['purpose 99 alone', { purpose: ['99'], purpose_other: japaneseText(25) }, { purpose: '99', purpose_other: japaneseText(25) }],
-        ['8 purposes', { purpose: ['1', '2', '3', '4', '5', '6', '7', '8'] }, { purpose: '1,2,3,4,5,6,7,8' }],
+        [`${PURPOSE_MAX_ITEMS} purposes`, { purpose: Array.from({ length: PURPOSE_MAX_ITEMS }, (_, i) => String(i + 1)) }, { purpose: Array.from({ length: PURPOSE_MAX_ITEMS }, (_, i) => String(i + 1)).join(',') }],
         ['one purpose', { purpose: ['10'] }, { purpose: '10' }],
         ['last_name_kanji with one full-width space', { last_name_kanji: '山田　太' }, { last_name_kanji: '山田　太' }],
         ['kana and kanji marks in names', { last_name_kanji: 'さいとう々ヶ', first_name_kanji: 'ユーキ' }, { last_name_kanji: 'さいとう々ヶ', first_name_kanji: 'ユーキ' }],

@@ -2,13 +2,16 @@
 // messages only — the general one in `error` and one per field in `fields`.
 import { afterAll, describe, expect, it } from 'vitest';
 import { DATABASES, Harness, expectError, expectJapaneseOnly, setUpOrFail, type ErrorBody, type Member } from '../support/api-harness';
+import { rulesOf } from '../support/schema-messages';
 
-const REQUIRED_EMAIL = 'メールアドレスは必須です';
-const REQUIRED_PASSWORD = 'パスワードを入力してください';
-const EMAIL_FORMAT = 'メールアドレスの形式が正しくありません';
-const EMAIL_LENGTH = 'メールアドレスは254文字以内で入力してください';
-const PASSWORD_LENGTH = 'パスワードは128文字以内で入力してください';
-const CODE_FORMAT = '認証コードは5桁の数字で入力してください';
+const login = rulesOf('login');
+const REQUIRED_EMAIL = login.required('email');
+const REQUIRED_PASSWORD = login.required('password');
+const EMAIL_FORMAT = login.message('email', 'format');
+const EMAIL_LENGTH = login.message('email', 'maxLength');
+const PASSWORD_LENGTH = login.message('password', 'maxLength');
+const CODE_FORMAT = rulesOf('login-code').message('code', 'pattern');
+const CODE_TYPE = rulesOf('user-login').message('code', 'type');
 
 describe.each(DATABASES)('request validation ($name)', ({ kind }) => {
   let h: Harness;
@@ -130,7 +133,7 @@ describe.each(DATABASES)('request validation ($name)', ({ kind }) => {
 
     it('a numeric code (not a string) → fields.code', async () => {
       const res = await h.post('/v1/user/login', { email: member.email, password: member.password, code: 12345 });
-      expectError(res, 400, 'VALIDATION', { code: [CODE_FORMAT] });
+      expectError(res, 400, 'VALIDATION', { code: [CODE_TYPE] });
     });
 
     it('several bad fields at once → one Japanese message under each', async () => {

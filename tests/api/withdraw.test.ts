@@ -5,11 +5,15 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { UserInfo } from '../../src/shared/api-types';
 import type { User } from '../../src/server/db/types';
 import { DATABASES, Harness, SlowReads, expectError, japaneseText, setUpOrFail, type Member } from '../support/api-harness';
+import { rulesOf } from '../support/schema-messages';
+import messages from '../../messages/ja.json';
 
 // messages/ja.json "api" and schemas/forms/withdraw.schema.json, schemas/shared/fields.json.
-const WRONG_PASSWORD = 'パスワードが正しくありません。';
-const PASSWORD_REQUIRED = 'パスワードを入力してください';
-const REASON_MAX = '1000文字以内で入力してください';
+const WRONG_PASSWORD = messages.api.WRONG_PASSWORD;
+const withdrawForm = rulesOf('withdraw');
+const PASSWORD_REQUIRED = withdrawForm.required('password');
+const REASON_MAX = withdrawForm.message('reason', 'maxLength');
+const REASON_MAX_LENGTH = withdrawForm.limit('reason', 'maxLength');
 
 describe.each(DATABASES)('POST /v1/user/withdraw ($name)', ({ kind }) => {
   let h: Harness;
@@ -76,13 +80,13 @@ describe.each(DATABASES)('POST /v1/user/withdraw ($name)', ({ kind }) => {
   it('a reason of 1001 characters → 400 VALIDATION, fields.reason "1000文字以内で入力してください"', async () => {
     const m = await member();
     const before = await row(m.id);
-    expectError(await h.withdraw(m.token, { password: m.password, reason: japaneseText(1001) }), 400, 'VALIDATION', { reason: [REASON_MAX] });
+    expectError(await h.withdraw(m.token, { password: m.password, reason: japaneseText(REASON_MAX_LENGTH + 1) }), 400, 'VALIDATION', { reason: [REASON_MAX] });
     await expectUntouched(m, before);
   });
 
   it('a reason of 1000 characters is accepted and stored whole', async () => {
     const m = await member();
-    const reason = japaneseText(1000);
+    const reason = japaneseText(REASON_MAX_LENGTH);
     expect((await h.withdraw(m.token, { password: m.password, reason })).statusCode).toBe(200);
     expect((await withdrawals(m.id)).map((w) => w.reason)).toEqual([reason]);
   });

@@ -19,6 +19,7 @@ import { createMember } from '../../src/server/seed';
 import messages from '../../messages/ja.json';
 import { DEFAULT_LIMITS } from '../../src/server/limits/rate-limits';
 import { canonicalEmail } from '../../src/shared/canonical-email';
+import { masterFile, seedMasters } from '../../src/server/masters';
 
 export const CLIENT_KEY = 'test-client-key-4f7a1c2e9b';
 export const SECRET = 'test-secret-0c3d5e7f9a1b3c5d7e9f';
@@ -393,6 +394,7 @@ export class Harness {
   ) {}
 
   /** `plugins` are applied to the app's view of the database only; `harness.db` stays plain. */
+  /** `schemasDir`: run the API on another schemas folder (an edited copy), its option lists too. */
   static async start(
     kind: DbKind,
     {
@@ -400,13 +402,15 @@ export class Harness {
       plugins = [],
       applicationName,
       extra = {},
-    }: { config?: Partial<AppConfig>; plugins?: KyselyPlugin[]; applicationName?: string; extra?: Pick<BuildOptions, 'redis' | 'limitPrefix'> } = {},
+      schemasDir,
+    }: { config?: Partial<AppConfig>; plugins?: KyselyPlugin[]; applicationName?: string; extra?: Pick<BuildOptions, 'redis' | 'limitPrefix'>; schemasDir?: string } = {},
   ): Promise<Harness> {
     const testDb = await openTestDb(kind, { applicationName });
     const mailer = new FakeMailer();
     try {
+      if (schemasDir) await seedMasters(testDb.db, masterFile(schemasDir));
       const appDb = plugins.reduce<Db>((db, plugin) => db.withPlugin(plugin), testDb.db);
-      const app = await build({ db: appDb, mailer, clientKey: CLIENT_KEY, secret: SECRET, config: { ...testConfig, ...config }, ...extra });
+      const app = await build({ db: appDb, mailer, clientKey: CLIENT_KEY, secret: SECRET, config: { ...testConfig, ...config }, schemasDir, ...extra });
       await app.ready();
       return new Harness(app, testDb.db, kind, mailer, testDb);
     } catch (error) {

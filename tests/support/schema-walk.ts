@@ -55,6 +55,9 @@ export const APPLICATORS = new Set([
 export const ANNOTATIONS = new Set([
   '$id', '$schema', '$comment', '$anchor', 'title', 'description', 'default', 'examples',
   'readOnly', 'writeOnly', 'deprecated', 'contentMediaType', 'contentEncoding', 'enumNames', 'errorMessage',
+  // The project's own (docs/decisions/012): normalisers, option list, a required field's own
+  // message, default messages, the forms an API payload is, a form that is never sent.
+  'x-normalise', 'x-master', 'x-required-message', 'x-default-messages', 'x-forms', 'x-submits', 'x-invalid-examples',
 ]);
 
 /** The error keyword a schema keyword fails with. */
@@ -143,12 +146,16 @@ export function resolvePointer(root: JsonObject, ref: string): unknown {
 /** Follows local $refs until a node without one (undefined at a ref into another document). */
 export function deref(root: JsonObject, node: unknown): JsonObject | undefined {
   let current = node;
+  // Keywords beside a $ref apply too (ajv and rjsf both honour them); the nearer one wins.
+  let siblings: JsonObject = {};
   for (let hops = 0; isObject(current) && typeof current.$ref === 'string'; hops++) {
     if (hops > 20) throw new Error('ref cycle');
     if (!current.$ref.startsWith('#')) return undefined;
-    current = resolvePointer(root, current.$ref);
+    const { $ref, ...own } = current;
+    siblings = { ...own, ...siblings };
+    current = resolvePointer(root, $ref);
   }
-  return isObject(current) ? current : undefined;
+  return isObject(current) ? { ...current, ...siblings } : undefined;
 }
 
 /** All properties an object node can have (its own and those of its allOf/anyOf/oneOf/then/else/dependentSchemas branches). */

@@ -8,11 +8,11 @@ import { FormHarness } from '../support/form-harness';
 
 afterEach(cleanup);
 
-/** The login form, with the e-mail field normalised (toHalfWidth) so normalising is visible. */
+/** The login form: its e-mail field's schema normalises (canonicalEmail: NFKC turns a
+ *  full-width digit half-width), so normalising is visible. */
 function setup(initial?: Record<string, unknown>) {
   const onData = vi.fn();
-  const uiOverrides = { email: { 'ui:options': { normalise: ['toHalfWidth'] } } };
-  render(<FormHarness form={form} initial={initial} onData={onData} uiOverrides={uiOverrides} />);
+  render(<FormHarness form={form} initial={initial} onData={onData} />);
   const email = screen.getByRole('textbox', { name: /メールアドレス/ }) as HTMLInputElement;
   const committed = () => (onData.mock.lastCall?.[0] as { email?: string } | undefined)?.email;
   return { email, onData, committed };

@@ -10,10 +10,14 @@ import type { FormModule } from '../../src/engine/SchemaForm';
 import { toFieldErrors, type FieldErrors } from '../../src/shared/validation/field-errors';
 import { browserFieldErrors } from '../support/field-messages';
 import { validateWith } from '../support/forms';
+import { passwordMessages, rulesOf } from '../support/schema-messages';
 
 const profile = profileForm as FormModule;
 const email = emailForm as FormModule;
 const terms = termsForm as FormModule;
+/** Messages and limits as the schemas state them (a JSON edit moves these tests with it). */
+const rules = rulesOf('register-profile');
+const PW = passwordMessages();
 
 /** `n` characters of Japanese text (code points, as the schema counts them). */
 const jp = (n: number) => Array.from({ length: n }, (_, i) => 'あいうえおかきくけこ二地域居住応援'[i % 17]).join('');
@@ -67,31 +71,33 @@ describe('register-profile: the valid baseline', () => {
   it('accepts the baseline data', () => accepts({}));
 });
 
-describe('purpose_detail (20–80 characters, no URL, HTML or emoji)', () => {
-  const TOO_SHORT = '20文字以上で入力してください';
-  const TOO_LONG = '80文字以内で入力してください';
-  const BANNED = 'URL、絵文字、HTMLタグは使用できません';
+describe('purpose_detail (its length limits, no URL, HTML or emoji)', () => {
+  const MIN = rules.limit('purpose_detail', 'minLength');
+  const MAX = rules.limit('purpose_detail', 'maxLength');
+  const TOO_SHORT = rules.message('purpose_detail', 'minLength');
+  const TOO_LONG = rules.message('purpose_detail', 'maxLength');
+  const BANNED = rules.message('purpose_detail', 'not');
 
-  it('19 characters are refused, 20 accepted', () => {
-    refuses({ purpose_detail: jp(19) }, 'purpose_detail', [TOO_SHORT]);
-    accepts({ purpose_detail: jp(20) });
+  it('min - 1 characters are refused, min accepted', () => {
+    refuses({ purpose_detail: jp(MIN - 1) }, 'purpose_detail', [TOO_SHORT]);
+    accepts({ purpose_detail: jp(MIN) });
   });
 
-  it('80 characters are accepted, 81 refused', () => {
-    accepts({ purpose_detail: jp(80) });
-    refuses({ purpose_detail: jp(81) }, 'purpose_detail', [TOO_LONG]);
+  it('max characters are accepted, max + 1 refused', () => {
+    accepts({ purpose_detail: jp(MAX) });
+    refuses({ purpose_detail: jp(MAX + 1) }, 'purpose_detail', [TOO_LONG]);
   });
 
-  it('counts characters, not UTF-16 units (20 kanji outside the BMP are 20)', () => {
-    accepts({ purpose_detail: '𠮷'.repeat(20) });
-    refuses({ purpose_detail: '𠮷'.repeat(19) }, 'purpose_detail', [TOO_SHORT]);
+  it('counts characters, not UTF-16 units (kanji outside the BMP count one each)', () => {
+    accepts({ purpose_detail: '𠮷'.repeat(MIN) });
+    refuses({ purpose_detail: '𠮷'.repeat(MIN - 1) }, 'purpose_detail', [TOO_SHORT]);
   });
 
   it('is required', () => {
-    refuses({ purpose_detail: undefined }, 'purpose_detail', ['具体的な目的を入力してください']);
+    refuses({ purpose_detail: undefined }, 'purpose_detail', [rules.required('purpose_detail')]);
   });
 
-  it.each(['http://example.com', 'https://example.com', 'www.example.com', 'ftp://example.com', 'HTTPをhttp:で'])(
+  it.each(['http://example.com', 'https://example.com', 'www.example.com', 'ftp://example.com', 'HTTPをhttp:で', 'HTTPS://EXAMPLE.COM', 'WWW.example.com', 'Ftp://x'])(
     'refuses a URL (%s)',
     (url) => refuses({ purpose_detail: `${jp(20)}${url}` }, 'purpose_detail', [BANNED]),
   );
@@ -114,21 +120,22 @@ describe('purpose_detail (20–80 characters, no URL, HTML or emoji)', () => {
   });
 });
 
-describe('purpose (1–8 codes) and purpose_other (required only with 99)', () => {
-  const NINE = ['1', '2', '3', '4', '5', '6', '7', '8', '9'];
+describe('purpose (its item limits) and purpose_other (required only with 99)', () => {
+  const MAX = rules.limit('purpose', 'maxItems');
+  const CODES = Array.from({ length: MAX + 1 }, (_, i) => String(i + 1));
 
-  it('no purpose is refused with 必須です (missing or empty)', () => {
-    refuses({ purpose: undefined }, 'purpose', ['必須です']);
-    refuses({ purpose: [] }, 'purpose', ['必須です']);
+  it('no purpose is refused with the required message (missing or empty)', () => {
+    refuses({ purpose: undefined }, 'purpose', [rules.required('purpose')]);
+    refuses({ purpose: [] }, 'purpose', [rules.message('purpose', 'minItems')]);
   });
 
-  it('8 purposes are accepted, 9 refused', () => {
-    accepts({ purpose: NINE.slice(0, 8) });
-    refuses({ purpose: NINE }, 'purpose', ['1〜8個まで選択できます']);
+  it('max purposes are accepted, max + 1 refused', () => {
+    accepts({ purpose: CODES.slice(0, MAX) });
+    refuses({ purpose: CODES }, 'purpose', [rules.message('purpose', 'maxItems')]);
   });
 
   it('the same purpose twice is refused', () => {
-    refuses({ purpose: ['1', '1'] }, 'purpose', ['同じ目的は1回だけ選択してください']);
+    refuses({ purpose: ['1', '1'] }, 'purpose', [rules.message('purpose', 'uniqueItems')]);
   });
 
   it('purpose_other is not required without 99', () => {
@@ -136,22 +143,26 @@ describe('purpose (1–8 codes) and purpose_other (required only with 99)', () =
   });
 
   it('purpose_other is required when purpose contains 99 (alone or among others)', () => {
-    refuses({ purpose: ['99'] }, 'purpose_other', ['「その他」を選択した場合は必須です']);
-    refuses({ purpose: ['1', '99'] }, 'purpose_other', ['「その他」を選択した場合は必須です']);
+    refuses({ purpose: ['99'] }, 'purpose_other', [rules.required('purpose_other')]);
+    refuses({ purpose: ['1', '99'] }, 'purpose_other', [rules.required('purpose_other')]);
   });
 
-  it('purpose_other: 19 refused, 20 and 80 accepted, 81 refused', () => {
+  it('purpose_other: min - 1 refused, min and max accepted, max + 1 refused', () => {
     const purpose = ['1', '99'];
-    refuses({ purpose, purpose_other: jp(19) }, 'purpose_other', ['20文字以上で入力してください']);
-    accepts({ purpose, purpose_other: jp(20) });
-    accepts({ purpose, purpose_other: jp(80) });
-    refuses({ purpose, purpose_other: jp(81) }, 'purpose_other', ['80文字以内で入力してください']);
+    const [min, max] = [rules.limit('purpose_other', 'minLength'), rules.limit('purpose_other', 'maxLength')];
+    refuses({ purpose, purpose_other: jp(min - 1) }, 'purpose_other', [rules.message('purpose_other', 'minLength')]);
+    accepts({ purpose, purpose_other: jp(min) });
+    accepts({ purpose, purpose_other: jp(max) });
+    refuses({ purpose, purpose_other: jp(max + 1) }, 'purpose_other', [rules.message('purpose_other', 'maxLength')]);
   });
 
-  it('purpose_other refuses URLs and HTML tags', () => {
+  it('purpose_other refuses URLs (any letter case) and HTML tags, with a message that does not mention emoji', () => {
     const purpose = ['99'];
-    refuses({ purpose, purpose_other: `${jp(20)}https://example.com` }, 'purpose_other', ['URL、絵文字、HTMLタグは使用できません']);
-    refuses({ purpose, purpose_other: `${jp(20)}<script>` }, 'purpose_other', ['URL、絵文字、HTMLタグは使用できません']);
+    const banned = rules.message('purpose_other', 'not');
+    expect(banned).not.toContain('絵文字');
+    refuses({ purpose, purpose_other: `${jp(20)}https://example.com` }, 'purpose_other', [banned]);
+    refuses({ purpose, purpose_other: `${jp(20)}HTTPS://example.com` }, 'purpose_other', [banned]);
+    refuses({ purpose, purpose_other: `${jp(20)}<script>` }, 'purpose_other', [banned]);
   });
 });
 
@@ -206,7 +217,7 @@ describe('kanji names', () => {
 });
 
 describe('alphabet names', () => {
-  const PATTERN = '半角英字で入力してください（スペースとハイフンも使用できます）';
+  const PATTERN = rules.message('last_name_alphabet', 'pattern');
 
   it('letters, spaces and hyphens are accepted', () => {
     for (const name of ['YAMADA', 'yamada', 'Mary Ann', 'Smith-Jones', 'De La Cruz-Lopez']) {
@@ -225,9 +236,10 @@ describe('alphabet names', () => {
   });
 
   it('50 characters are accepted, 51 refused; missing is refused', () => {
-    accepts({ last_name_alphabet: 'A'.repeat(50) });
-    refuses({ last_name_alphabet: 'A'.repeat(51) }, 'last_name_alphabet', ['50文字以内で入力してください']);
-    refuses({ first_name_alphabet: undefined }, 'first_name_alphabet', ['名（ローマ字）を入力してください']);
+    const max = rules.limit('last_name_alphabet', 'maxLength');
+    accepts({ last_name_alphabet: 'A'.repeat(max) });
+    refuses({ last_name_alphabet: 'A'.repeat(max + 1) }, 'last_name_alphabet', [rules.message('last_name_alphabet', 'maxLength')]);
+    refuses({ first_name_alphabet: undefined }, 'first_name_alphabet', [rules.required('first_name_alphabet')]);
   });
 });
 
@@ -235,31 +247,31 @@ describe('password (the checklist rules, each with its own message)', () => {
   const pw = (password: string) => ({ password, password_confirm: password });
 
   it('7 characters are refused, 8 accepted', () => {
-    refuses(pw('Abcde1!'), 'password', ['8文字以上で入力してください']);
+    refuses(pw('Abcde1!'), 'password', [PW.min]);
     accepts(pw('Abcdef1!'));
   });
 
-  it('no lower-case letter', () => refuses(pw('ABCDEF1!'), 'password', ['英小文字を1文字以上含めてください']));
-  it('no upper-case letter', () => refuses(pw('abcdef1!'), 'password', ['英大文字を1文字以上含めてください']));
-  it('no digit', () => refuses(pw('Abcdefg!'), 'password', ['数字を1文字以上含めてください']));
-  it('no symbol', () => refuses(pw('Abcdefg1'), 'password', ['記号を1文字以上含めてください']));
+  it('no lower-case letter', () => refuses(pw('ABCDEF1!'), 'password', [PW.lower]));
+  it('no upper-case letter', () => refuses(pw('abcdef1!'), 'password', [PW.upper]));
+  it('no digit', () => refuses(pw('Abcdefg!'), 'password', [PW.digit]));
+  it('no symbol', () => refuses(pw('Abcdefg1'), 'password', [PW.symbol]));
 
   it.each(['!', '/', ':', '@', '[', '`', '{', '~'])('the symbol %s counts as a symbol', (symbol) => accepts(pw(`Abcdef1${symbol}`)));
 
   it('the same character 7 times in a row is accepted, 8 times refused', () => {
     accepts(pw(`A${'a'.repeat(7)}1!`));
-    refuses(pw(`A${'a'.repeat(8)}1!`), 'password', ['同じ文字を8回以上連続して使用することはできません']);
-    refuses(pw(`Ab1${'!'.repeat(8)}`), 'password', ['同じ文字を8回以上連続して使用することはできません']);
+    refuses(pw(`A${'a'.repeat(8)}1!`), 'password', [PW.repeat]);
+    refuses(pw(`Ab1${'!'.repeat(8)}`), 'password', [PW.repeat]);
   });
 
   it('full-width characters are refused', () => {
-    refuses(pw('Abcdef1!ａ'), 'password', ['パスワードは半角英数字と記号で入力してください']);
-    refuses(pw('Abcdef1!あ'), 'password', ['パスワードは半角英数字と記号で入力してください']);
-    refuses(pw('Abcdef1!　'), 'password', ['パスワードは半角英数字と記号で入力してください']);
+    refuses(pw('Abcdef1!ａ'), 'password', [PW.charset]);
+    refuses(pw('Abcdef1!あ'), 'password', [PW.charset]);
+    refuses(pw('Abcdef1!　'), 'password', [PW.charset]);
   });
 
   it('every missing rule gets its own message', () => {
-    refuses(pw('abc'), 'password', ['8文字以上で入力してください', '英大文字を1文字以上含めてください', '数字を1文字以上含めてください', '記号を1文字以上含めてください']);
+    refuses(pw('abc'), 'password', [PW.min, PW.upper, PW.digit, PW.symbol]);
   });
 
   it('129 characters are refused', () => {
@@ -301,7 +313,7 @@ describe('register-email: email_confirm', () => {
 });
 
 describe('amc (optional, exactly 10 half-width digits)', () => {
-  const MESSAGE = '半角数字10桁で入力してください';
+  const MESSAGE = rules.message('amc', 'pattern');
   it('10 digits are accepted; 9 and 11 refused', () => {
     refuses({ amc: '123456789' }, 'amc', [MESSAGE]);
     accepts({ amc: '1234567890' });
@@ -318,7 +330,7 @@ describe('amc (optional, exactly 10 half-width digits)', () => {
 });
 
 describe('zip_current (3 digits, optional hyphen, 4 digits)', () => {
-  const MESSAGE = '正しい形式で入力してください';
+  const MESSAGE = rules.message('zip_current', 'pattern');
   it('accepts 1000001 and 100-0001', () => {
     accepts({ zip_current: '1000001' });
     accepts({ zip_current: '100-0001' });
@@ -333,8 +345,8 @@ describe('zip_current (3 digits, optional hyphen, 4 digits)', () => {
   it('is required', () => refuses({ zip_current: undefined }, 'zip_current', ['郵便番号を入力してください']));
 });
 
-describe('phone (0 followed by 9 to 12 digits or hyphens)', () => {
-  const MESSAGE = '正しい形式で入力してください';
+describe('phone (0 followed by 9 to 12 digits, hyphens allowed between them)', () => {
+  const MESSAGE = rules.message('phone', 'pattern');
   it.each(['0312345678', '03-1234-5678', '090-1234-5678', '0312345678901', '0120-123-456'])('accepts %s', (phone) => accepts({ phone }));
   it.each([
     ['031234567', '0 + 8'],
@@ -344,6 +356,9 @@ describe('phone (0 followed by 9 to 12 digits or hyphens)', () => {
     ['090 1234 5678', 'spaces'],
     ['090-1234-567a', 'a letter'],
     ['０９０１２３４５６７８', 'full-width digits'],
+    ['0------------', 'hyphens without digits'],
+    ['0-1-2-3-4-5-6', 'too few digits among hyphens'],
+    ['090--1234-5678', 'two hyphens in a row'],
   ])('refuses %s (%s)', (phone) => refuses({ phone }, 'phone', [MESSAGE]));
   it('is required', () => refuses({ phone: undefined }, 'phone', ['電話番号を入力してください']));
 });
@@ -354,9 +369,10 @@ describe('industry_other (required only when industry is 99, at most 100 charact
     refuses({ industry: '99' }, 'industry_other', ['職種が「その他」の場合は入力してください']);
     refuses({ industry: '99', industry_other: '' }, 'industry_other', ['職種を入力してください']);
   });
-  it('100 characters are accepted, 101 refused', () => {
-    accepts({ industry: '99', industry_other: jp(100) });
-    refuses({ industry: '99', industry_other: jp(101) }, 'industry_other', ['100文字以内で入力してください']);
+  it('max characters are accepted, max + 1 refused', () => {
+    const max = rules.limit('industry_other', 'maxLength');
+    accepts({ industry: '99', industry_other: jp(max) });
+    refuses({ industry: '99', industry_other: jp(max + 1) }, 'industry_other', [rules.message('industry_other', 'maxLength')]);
   });
 });
 

@@ -8,7 +8,6 @@ import { browserFieldErrors } from '../support/field-messages';
 
 const INVALID_DATE = '日付の形式が正しくありません（例：1990年01月01日）';
 const PHONE_DIGITS = '8〜11桁の数字で入力してください';
-const PHONE_REQUIRED = '電話番号を入力してください';
 
 let form: FormModule;
 beforeAll(async () => {
@@ -70,9 +69,9 @@ describe('phone', () => {
     ['090 1234 5678', '09012345678', []],
     ['12345678', '12345678', []],
     ['12345678901', '12345678901', []],
-    ['1234567', '1234567', [PHONE_REQUIRED, PHONE_DIGITS]],
+    ['1234567', '1234567', [PHONE_DIGITS]],
     ['123456789012', '123456789012', [PHONE_DIGITS]],
-    ['12-34-56', '123456', [PHONE_REQUIRED, PHONE_DIGITS]],
+    ['12-34-56', '123456', [PHONE_DIGITS]],
   ])('%s is kept as %s', (typed, kept, messages) => {
     const data = asLeft('1990/1/2', typed);
     expect(data.phone).toBe(kept);

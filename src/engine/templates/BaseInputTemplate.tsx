@@ -1,17 +1,19 @@
 import type { ClipboardEvent, DragEvent, MouseEvent } from 'react';
 import { ariaDescribedByIds, getInputProps, type WidgetProps } from '@rjsf/utils';
 import { useImeSafeText } from '../use-ime-safe-text';
-import { applyNormalisers } from '../../shared/normalise';
+import { applyNormalisers, liveNormalisers, normalisersOf } from '../../shared/normalise';
 
 const block = (event: ClipboardEvent | DragEvent | MouseEvent) => event.preventDefault();
 
-/** Every text-like input. UI options: autocomplete, inputMode, normalise (list of names from
- *  src/shared/normalise.ts), normaliseOnBlur, trimOnBlur, blockClipboard (no copy, paste, drop or context menu),
- *  blockContextMenu, describedBy (an extra id). */
+/** Every text-like input. It normalises as its field's schema says (`x-normalise`: the live ones
+ *  while typing, all of them on leaving). UI options: autocomplete, inputMode, blockClipboard
+ *  (no copy, paste, drop or context menu), blockContextMenu, describedBy (an extra id). */
 export default function BaseInputTemplate(props: WidgetProps) {
   const { id, htmlName, value, readonly, disabled, autofocus, onBlur, onFocus, onChange, options, schema, type, placeholder, required, rawErrors } = props;
   const inputProps = getInputProps(schema, type, options);
-  const text = useImeSafeText(value, onChange, options.normalise as string[] | undefined, options.emptyValue);
+  const text = useImeSafeText(value, onChange, liveNormalisers(schema), options.emptyValue);
+  // A field whose normalisers drop characters (hyphens, spaces) may be typed longer than it is kept.
+  const dropsCharacters = normalisersOf(schema).some((name) => name === 'digitsOnly' || name === 'removeHyphens');
   const blocked = {
     ...(options.blockClipboard ? { onCopy: block, onCut: block, onPaste: block, onDrop: block, onContextMenu: block } : {}),
     ...(options.blockContextMenu ? { onContextMenu: block } : {}),
@@ -31,14 +33,13 @@ export default function BaseInputTemplate(props: WidgetProps) {
       {...inputProps}
       autoComplete={(options.autocomplete as string | undefined) ?? inputProps.autoComplete}
       inputMode={options.inputMode as React.HTMLAttributes<HTMLInputElement>['inputMode']}
-      maxLength={(options.maxLength as number | undefined) ?? schema.maxLength}
+      maxLength={(options.maxLength as number | undefined) ?? (dropsCharacters ? undefined : schema.maxLength)}
       {...text}
       {...blocked}
       onBlur={(event) => {
         const raw = event.target.value;
         // Rewrites that would get in the way while typing (e.g. a date) happen on leaving.
-        let next = applyNormalisers(raw, options.normaliseOnBlur as string[] | undefined);
-        if (options.trimOnBlur) next = next.trim();
+        const next = applyNormalisers(raw, normalisersOf(schema));
         if (next !== raw) onChange(next === '' ? options.emptyValue : next);
         onBlur(id, next);
       }}

@@ -1,10 +1,10 @@
 import type { WidgetProps } from '@rjsf/utils';
-import { engineContext } from '../form-context';
+import { engineContext, masterName } from '../form-context';
 
-/** Checkboxes for an array of master codes ("ui:options": { "master": "purpose" }). The value
+/** Checkboxes for an array of master codes (the list its schema names in `x-master`). The value
  *  keeps the list's order; an empty choice is `undefined`, so `required` applies. */
-export default function MasterCheckboxesWidget({ id, value, onChange, onBlur, onFocus, disabled, readonly, options, registry, label }: WidgetProps) {
-  const list = engineContext(registry.formContext)?.masters[String(options.master)] ?? [];
+export default function MasterCheckboxesWidget({ id, value, onChange, onBlur, onFocus, disabled, readonly, schema, registry, label }: WidgetProps) {
+  const list = engineContext(registry.formContext)?.masters[masterName(schema)] ?? [];
   const chosen = new Set<string>(Array.isArray(value) ? value : []);
   const toggle = (code: string) => {
     const next = new Set(chosen);

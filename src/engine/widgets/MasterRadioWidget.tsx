@@ -1,9 +1,9 @@
 import type { WidgetProps } from '@rjsf/utils';
-import { engineContext } from '../form-context';
+import { engineContext, masterName } from '../form-context';
 
-/** Radio buttons whose options come from a master list ("ui:options": { "master": "mail_opt" }). */
-export default function MasterRadioWidget({ id, value, onChange, onBlur, onFocus, disabled, readonly, options, registry, label }: WidgetProps) {
-  const list = engineContext(registry.formContext)?.masters[String(options.master)] ?? [];
+/** Radio buttons whose options come from a master list (the list its schema names in `x-master`). */
+export default function MasterRadioWidget({ id, value, onChange, onBlur, onFocus, disabled, readonly, schema, registry, label }: WidgetProps) {
+  const list = engineContext(registry.formContext)?.masters[masterName(schema)] ?? [];
   return (
     <div className="choices choices--inline" role="radiogroup" aria-label={label} id={id}>
       {list.map((option, index) => (

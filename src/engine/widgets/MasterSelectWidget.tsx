@@ -1,6 +1,6 @@
 import type { WidgetProps } from '@rjsf/utils';
 import messages from '../../../messages/ja.json';
-import { engineContext, type MasterOption } from '../form-context';
+import { engineContext, masterName, type MasterOption } from '../form-context';
 
 /** Items of one master list in groups of equal `key` (e.g. municipalities by prefecture), in
  *  the list's order. */
@@ -20,10 +20,11 @@ const optionsOf = (list: MasterOption[]) =>
     </option>
   ));
 
-/** A select whose options come from a master list ("ui:options": { "master": "job" }); with
- *  "groupBy": "prefecture" the options are grouped under that property of each item. */
-export default function MasterSelectWidget({ id, value, onChange, onBlur, onFocus, disabled, readonly, options, registry, required, rawErrors }: WidgetProps) {
-  const list = engineContext(registry.formContext)?.masters[String(options.master)] ?? [];
+/** A select whose options come from a master list (the list its schema names in `x-master`);
+ *  with "ui:options": { "groupBy": "prefecture" } the options are grouped under that property
+ *  of each item. */
+export default function MasterSelectWidget({ id, value, onChange, onBlur, onFocus, disabled, readonly, schema, options, registry, required, rawErrors }: WidgetProps) {
+  const list = engineContext(registry.formContext)?.masters[masterName(schema)] ?? [];
   const groupBy = typeof options.groupBy === 'string' ? options.groupBy : undefined;
   return (
     <select

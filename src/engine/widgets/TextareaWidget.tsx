@@ -2,11 +2,12 @@ import { ariaDescribedByIds, type WidgetProps } from '@rjsf/utils';
 import messages from '../../../messages/ja.json';
 import { format } from '../../shared/format';
 import { useImeSafeText } from '../use-ime-safe-text';
+import { applyNormalisers, liveNormalisers, normalisersOf } from '../../shared/normalise';
 
-/** Multi-line text: IME-safe, normalised, optionally trimmed on blur, with a character count
+/** Multi-line text: IME-safe, normalised as its schema's `x-normalise` says, with a character count
  *  against the schema's limits. */
 export default function TextareaWidget({ id, value, onChange, onBlur, onFocus, disabled, readonly, options, schema, placeholder, required, rawErrors }: WidgetProps) {
-  const text = useImeSafeText(value, onChange, options.normalise as string[] | undefined, options.emptyValue);
+  const text = useImeSafeText(value, onChange, liveNormalisers(schema), options.emptyValue);
   const count = [...text.value].length;
   const { minLength, maxLength } = schema;
   return (
@@ -24,9 +25,10 @@ export default function TextareaWidget({ id, value, onChange, onBlur, onFocus, d
         aria-describedby={`${ariaDescribedByIds(id)} ${id}__count`}
         {...text}
         onBlur={(event) => {
-          const trimmed = event.target.value.trim();
-          if (options.trimOnBlur && trimmed !== event.target.value) onChange(trimmed === '' ? options.emptyValue : trimmed);
-          onBlur(id, trimmed);
+          const raw = event.target.value;
+          const next = applyNormalisers(raw, normalisersOf(schema));
+          if (next !== raw) onChange(next === '' ? options.emptyValue : next);
+          onBlur(id, next);
         }}
         onFocus={(event) => onFocus(id, event.target.value)}
       />

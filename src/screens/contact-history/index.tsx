@@ -1,5 +1,5 @@
 // Inquiry history: the member's inquiries by status (?status=, default open) and page (?page=,
-// default 1), 20 a page, newest first.
+// default 1), a page of the catalogue's pageSize, newest first.
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import messages from '../../../messages/ja.json';

@@ -10,7 +10,9 @@ import privacy from '../../../messages/privacy.ja.json';
 import { SchemaForm } from '../../engine/SchemaForm';
 import { format } from '../../shared/format';
 import type { FieldErrors } from '../../shared/validation/field-errors';
-import type { MasterOption } from '../../shared/api-types';
+import type { MasterName, MasterOption } from '../../shared/api-types';
+import { mastersOf } from '../../shared/validation/conditions';
+import { normalise } from '../../shared/normalise';
 import { ApiFailure } from '../../api/client';
 import { getUserInfo } from '../../api/user-info';
 import { getMasters } from '../../api/masters';
@@ -34,7 +36,7 @@ export default function ContactScreen() {
   const navigate = useNavigate();
 
   useEffect(() => {
-    getMasters(['inquiry_user_category', 'inquiry_type', 'job']).then(setMasters, (error) => console.error(error));
+    getMasters(mastersOf(contactForm.schema) as MasterName[]).then(setMasters, (error) => console.error(error));
     if (!token()) return;
     getUserInfo().then(
       (user) => {
@@ -50,7 +52,7 @@ export default function ContactScreen() {
   const submit = async (data: Inquiry) => {
     setBusy(true);
     try {
-      const { ticket_no: ticketNo } = await sendInquiry({ ...data, privacy_checked: true, agree_privacy: true });
+      const { ticket_no: ticketNo } = await sendInquiry({ ...normalise(contactForm.schema, data), privacy_checked: true, agree_privacy: true });
       await alert(ticketNo ? `${text.done}\n${format(text.doneTicket, { ticketNo })}` : text.done);
       navigate(token() ? '/mypage' : '/login');
     } catch (failure) {

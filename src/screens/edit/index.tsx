@@ -5,7 +5,9 @@ import { Link, useNavigate } from 'react-router-dom';
 import * as editForm from 'virtual:form/edit-profile';
 import messages from '../../../messages/ja.json';
 import { SchemaForm, isFormValid } from '../../engine/SchemaForm';
-import { removeHyphens } from '../../shared/normalise';
+import { normalise } from '../../shared/normalise';
+import { mastersOf } from '../../shared/validation/conditions';
+import { profileToWire, type ProfileForm } from '../../shared/wire/profile-update';
 import type { FieldErrors } from '../../shared/validation/field-errors';
 import type { UserInfo } from '../../shared/api-types';
 import { ApiFailure } from '../../api/client';
@@ -14,26 +16,9 @@ import { useAlert } from '../../app/alert';
 import { useProfileData } from '../../app/use-profile-data';
 
 const text = messages.edit;
+const MASTERS = mastersOf(editForm.schema);
 
-interface EditData {
-  last_name_kanji: string;
-  first_name_kanji: string;
-  last_name_alpha: string;
-  first_name_alpha: string;
-  birthday: string;
-  gender: string;
-  job: string;
-  industry: string;
-  industry_other?: string;
-  zip_current: string;
-  address_current: string;
-  phone: string;
-  amc?: string;
-  mail_opt: string;
-  purpose: string[];
-  purpose_other?: string;
-  purpose_detail: string;
-}
+type EditData = ProfileForm;
 
 /** The saved profile as the form holds it (purpose as a list, empty optional fields absent). */
 function toFormData(user: UserInfo): Partial<EditData> {
@@ -70,17 +55,7 @@ function EditForm({ user, masters }: { user: UserInfo; masters: Record<string, {
   const submit = async (form: EditData) => {
     setBusy(true);
     try {
-      await updateUserInfo({
-        ...form,
-        email: user.email,
-        birthday: user.birthday,
-        amc: form.amc ?? '',
-        zip_current: removeHyphens(form.zip_current),
-        phone: removeHyphens(form.phone),
-        industry_other: form.industry === '99' ? (form.industry_other ?? '') : '',
-        purpose: form.purpose.join(','),
-        purpose_other: form.purpose.includes('99') ? (form.purpose_other ?? '') : '',
-      });
+      await updateUserInfo(profileToWire(normalise(editForm.schema, form), user));
       await alert(text.done);
       navigate('/mypage');
     } catch (failure) {
@@ -122,7 +97,7 @@ function EditForm({ user, masters }: { user: UserInfo; masters: Record<string, {
 }
 
 export default function EditScreen() {
-  const profile = useProfileData();
+  const profile = useProfileData(MASTERS);
   if (profile.state === 'loading') return <p className="loading">{messages.info.loading}</p>;
   if (profile.state === 'error')
     return (

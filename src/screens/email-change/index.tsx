@@ -1,5 +1,5 @@
 // E-mail change: the current address (read-only), the new one, a code mailed to the new
-// address, confirm. Resend is locked for 30 seconds; "redo" returns to the address entry.
+// address, confirm. Resend is locked for the catalogue's resendLockSeconds; "redo" returns to the address entry.
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import * as addressForm from 'virtual:form/email-change';
@@ -16,8 +16,10 @@ import { useAlert } from '../../app/alert';
 import { token } from '../../app/session';
 import { useCountdown } from '../../app/use-countdown';
 import { CodeEntry } from '../../app/CodeEntry';
+import { routeSetting } from '../../app/catalogue';
+import { codeLengthOf } from '../../shared/validation/code-length';
 
-const RESEND_LOCK_SECONDS = 30;
+const RESEND_LOCK_SECONDS = routeSetting('email/change', 'resendLockSeconds');
 const text = messages.emailChange;
 const READ_ONLY = { email: { 'ui:readonly': true } };
 
@@ -115,7 +117,7 @@ export default function EmailChangeScreen() {
       {phase === 'sent' && (
         <CodeEntry
           id="emailChangeCodeForm"
-          notice={format(text.codeSent, { email: address.email ?? '' })}
+          notice={format(text.codeSent, { email: address.email ?? '', length: codeLengthOf(codeForm.schema) })}
           form={codeForm}
           formData={code}
           onChange={setCode}

@@ -4,12 +4,17 @@ import messages from '../../../messages/ja.json';
 import { labelOf, useProfileData } from '../../app/use-profile-data';
 import { formatDate } from '../../app/format-date';
 import { format } from '../../shared/format';
+import { choiceBringing, mastersOf } from '../../shared/validation/conditions';
+import * as editForm from 'virtual:form/edit-profile';
 
 const text = messages.info;
 const dash = (value: string | undefined) => (value && value.trim() ? value : messages.common.dash);
+// The lists and the "other" choices the edit form's schema names.
+const MASTERS = mastersOf(editForm.schema);
+const OTHER = choiceBringing(editForm.schema);
 
 export default function InfoScreen() {
-  const data = useProfileData();
+  const data = useProfileData(MASTERS);
   if (data.state === 'loading') return <p className="loading">{text.loading}</p>;
   if (data.state === 'error')
     return (
@@ -22,13 +27,13 @@ export default function InfoScreen() {
     .split(',')
     .filter(Boolean)
     .map((code) =>
-      code === '99' && user.purpose_other
+      code === OTHER.purpose_other?.value && user.purpose_other
         ? format(text.withOther, { label: labelOf(masters.purpose, code), other: user.purpose_other })
         : labelOf(masters.purpose, code),
     );
   const industry =
-    user.industry === '99' && user.industry_other
-      ? format(text.withOther, { label: labelOf(masters.industry, '99'), other: user.industry_other })
+    user.industry === OTHER.industry_other?.value && user.industry_other
+      ? format(text.withOther, { label: labelOf(masters.industry, user.industry), other: user.industry_other })
       : labelOf(masters.industry, user.industry);
   const rows: Array<[string, string, React.ReactNode?]> = [
     [text.email, user.email, <Link key="change" className="button button--small" to="/email/change">{text.changeEmail}</Link>],

@@ -15,8 +15,10 @@ import { useAlert } from '../../app/alert';
 import { hasLastLogin, startSession } from '../../app/session';
 import { useCountdown } from '../../app/use-countdown';
 import { CodeEntry } from '../../app/CodeEntry';
+import { routeSetting } from '../../app/catalogue';
+import { codeLengthOf } from '../../shared/validation/code-length';
 
-const RESEND_LOCK_SECONDS = 30;
+const RESEND_LOCK_SECONDS = routeSetting('login', 'resendLockSeconds');
 const text = messages.login;
 const READ_ONLY = { email: { 'ui:readonly': true }, password: { 'ui:readonly': true } };
 
@@ -106,7 +108,7 @@ export default function LoginScreen() {
       {phase === 'code' && (
         <CodeEntry
           id="loginCodeForm"
-          notice={format(text.codeSent, { email: credentials.email ?? '' })}
+          notice={format(text.codeSent, { email: credentials.email ?? '', length: codeLengthOf(codeForm.schema) })}
           form={codeForm}
           formData={code}
           onChange={setCode}

@@ -11,11 +11,14 @@ import { format } from '../../shared/format';
 import type { FieldErrors } from '../../shared/validation/field-errors';
 import type { MasterOption } from '../../shared/api-types';
 import { ApiFailure } from '../../api/client';
-import { getMastersOrEmpty } from '../../api/masters';
+import { getMastersOrEmpty, type MasterName } from '../../api/masters';
+import { mastersOf } from '../../shared/validation/conditions';
 import { registerByLink, verifyRegistrationLink, type OldRegistrationPayload } from '../../api/old-flow';
 import { useAlert } from '../../app/alert';
 
 const text = messages.oldRegister;
+/** The option lists the form's fields name (x-master), the denshijiti master among them. */
+const MASTERS = mastersOf(oldRegisterForm.schema) as Array<MasterName | 'denshijiti'>;
 type Form = Omit<OldRegistrationPayload, 'key'>;
 
 export default function OldRegisterScreen() {
@@ -44,7 +47,7 @@ export default function OldRegisterScreen() {
         toEmailAuth();
       },
     );
-    getMastersOrEmpty(['job', 'industry', 'purpose', 'mail_opt', 'denshijiti']).then((lists) => live && setMasters(lists));
+    getMastersOrEmpty(MASTERS).then((lists) => live && setMasters(lists));
     return () => {
       live = false;
     };
@@ -57,9 +60,6 @@ export default function OldRegisterScreen() {
         ...form,
         key: key!,
         email: verifiedEmail!,
-        industry_other: form.industry === '99' ? (form.industry_other ?? '') : '',
-        purpose_other: form.purpose.includes('99') ? (form.purpose_other ?? '') : '',
-        amc: form.amc ?? '',
       });
       await alert(text.registered);
       navigate('/login', { replace: true });

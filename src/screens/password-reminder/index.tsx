@@ -1,5 +1,5 @@
 // Password reminder: identity (e-mail, birthday, phone) → the mailed code and a new password →
-// done. Resend is locked for 60 seconds; "start over" resets everything.
+// done. Resend is locked for the catalogue's resendLockSeconds; "start over" resets everything.
 import { useState } from 'react';
 import * as identityForm from 'virtual:form/reset-identity';
 import * as passwordForm from 'virtual:form/reset-password';
@@ -15,9 +15,11 @@ import { useCountdown } from '../../app/use-countdown';
 import { CodeEntry } from '../../app/CodeEntry';
 import { navigateTop } from '../../app/frame';
 import { settings } from '../../app/settings';
+import { routeSetting } from '../../app/catalogue';
+import { codeLengthOf } from '../../shared/validation/code-length';
 
 const text = messages.passwordReminder;
-const RESEND_LOCK_SECONDS = 60;
+const RESEND_LOCK_SECONDS = routeSetting('password_reminder', 'resendLockSeconds');
 const CODE_ERRORS = new Set(['CODE_INVALID', 'CODE_LOCKED', 'CODE_RATE_LIMITED']);
 const READ_ONLY = { email: { 'ui:readonly': true }, birthday: { 'ui:readonly': true }, phone: { 'ui:readonly': true } };
 
@@ -107,7 +109,7 @@ export default function PasswordReminderScreen() {
       {phase === 'reset' && (
         <CodeEntry
           id="resetPasswordForm"
-          notice={format(text.codeSent, { email: identity.email ?? '' })}
+          notice={format(text.codeSent, { email: identity.email ?? '', length: codeLengthOf(passwordForm.schema) })}
           form={passwordForm}
           formData={reset}
           onChange={setReset}

@@ -10,6 +10,7 @@ import { ApiFailure } from '../../api/client';
 import { sendRegistrationCode, verifyRegistrationCode } from '../../api/registration';
 import { verificationMessage } from '../../api/verification';
 import { CodeEntry } from '../../app/CodeEntry';
+import { codeLengthOf } from '../../shared/validation/code-length';
 
 const text = messages.register;
 const VERIFY_DELAY_MS = 1000;
@@ -92,7 +93,7 @@ export function EmailStep({ onVerified, onReset }: { onVerified: (v: Verified) =
       {phase === 'sent' && (
         <CodeEntry
           id="registerCodeForm"
-          notice={format(text.codeSent, { email: address.email ?? '' })}
+          notice={format(text.codeSent, { email: address.email ?? '', length: codeLengthOf(codeForm.schema) })}
           form={codeForm}
           formData={code}
           onChange={setCode}

@@ -8,12 +8,14 @@ import messages from '../../../messages/ja.json';
 import terms from '../../../messages/terms.ja.json';
 import { SchemaForm, isFormValid, type SchemaFormHandle } from '../../engine/SchemaForm';
 import { format } from '../../shared/format';
-import { removeHyphens } from '../../shared/normalise';
+import { normalise } from '../../shared/normalise';
+import { mastersOf } from '../../shared/validation/conditions';
+import { registrationToWire, type RegistrationForm } from '../../shared/wire/registration';
 import type { FieldErrors } from '../../shared/validation/field-errors';
-import type { MasterOption } from '../../shared/api-types';
+import type { MasterName, MasterOption } from '../../shared/api-types';
 import { ApiFailure } from '../../api/client';
 import { getMasters, MasterLoadError } from '../../api/masters';
-import { registerMember, type RegistrationPayload } from '../../api/registration';
+import { registerMember } from '../../api/registration';
 import { useAlert } from '../../app/alert';
 import { LegalDocument } from '../../app/LegalDocument';
 import { navigateTop } from '../../app/frame';
@@ -22,9 +24,7 @@ import { startSession } from '../../app/session';
 import { EmailStep, type Verified } from './EmailStep';
 
 const text = messages.register;
-type Profile = Omit<RegistrationPayload, 'email' | 'verification_code' | 'zip_second' | 'address_second' | 'condition_no_home' | 'condition_not_single_transfer' | 'condition_not_care'> & {
-  condition_checked: boolean;
-};
+type Profile = RegistrationForm;
 
 function scrollToFirstError() {
   window.setTimeout(() => {
@@ -48,7 +48,7 @@ export default function RegisterScreen() {
   const alert = useAlert();
 
   useEffect(() => {
-    getMasters(['job', 'industry', 'purpose', 'mail_opt']).then(setMasters, (error) =>
+    getMasters(mastersOf(profileForm.schema) as MasterName[]).then(setMasters, (error) =>
       setMastersError(format(text.mastersFailed, { master: error instanceof MasterLoadError ? error.master : '' })),
     );
   }, []);
@@ -63,23 +63,7 @@ export default function RegisterScreen() {
       scrollToFirstError();
       return;
     }
-    const { condition_checked, ...fields } = profile as Profile;
-    void condition_checked; // sent as the three condition flags below
-    const payload: RegistrationPayload = {
-      ...fields,
-      email: verified.email,
-      verification_code: verified.code,
-      industry_other: fields.industry === '99' ? (fields.industry_other ?? '') : '',
-      purpose_other: fields.purpose.includes('99') ? (fields.purpose_other ?? '') : '',
-      amc: fields.amc ?? '',
-      zip_current: removeHyphens(fields.zip_current),
-      phone: removeHyphens(fields.phone),
-      zip_second: '',
-      address_second: '',
-      condition_no_home: true,
-      condition_not_single_transfer: true,
-      condition_not_care: true,
-    };
+    const payload = registrationToWire(normalise(profileForm.schema, profile as Profile), verified);
     setBusy(true);
     try {
       const { token, expires_in } = await registerMember(payload);

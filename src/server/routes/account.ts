@@ -11,6 +11,7 @@ import { iso, now } from '../services/clock';
 import { verifyFlows } from './user-auth';
 import { activeMember } from './user-info';
 import messages from '../../../messages/ja.json';
+import { apiBody } from '../route-schemas';
 
 const taken = () => new ApiError('EMAIL_TAKEN', { email: [messages.api.EMAIL_TAKEN] });
 
@@ -33,8 +34,8 @@ verifyFlows.set('email_change', {
 });
 
 export function accountRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.post('/v1/user/email/change', { config: { auth: 'member', limited: true } }, async (request) => {
-    const { email, code } = ctx.parse<{ email: string; code: string }>('api.user-email-change.json', request.body);
+  app.post('/v1/user/email/change', { schema: { body: apiBody('api.user-email-change.json') }, config: { auth: 'member', limited: true } }, async (request) => {
+    const { email, code } = request.body as { email: string; code: string };
     const member = await activeMember(ctx.db, requireMember(request));
     await ctx.codes.consume('email_change', changeKey(member.id, email), code);
     const noticeId = await ctx.db
@@ -59,8 +60,8 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext) {
     return { email };
   });
 
-  app.post('/v1/user/withdraw', { config: { auth: 'member', limited: true } }, async (request) => {
-    const { password, reason = '' } = ctx.parse<{ password: string; reason?: string }>('api.user-withdraw.json', request.body);
+  app.post('/v1/user/withdraw', { schema: { body: apiBody('api.user-withdraw.json') }, config: { auth: 'member', limited: true } }, async (request) => {
+    const { password, reason = '' } = request.body as { password: string; reason?: string };
     const member = await activeMember(ctx.db, requireMember(request));
     await ctx.limits.hit('password', member.email);
     if (!(await verifyPassword(member.password_hash, password))) {

@@ -3,14 +3,14 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
-import { ApiError } from '../errors';
 import { requireMember } from '../auth';
 import { isUniqueViolation } from '../db/errors';
 import type { InquiryStatus } from '../db/types';
-import { masterOptions, unknownValues } from '../masters';
+import { masterOptions } from '../masters';
 import { iso, japanDay, now } from '../services/clock';
 import { activeMember } from './user-info';
-import messages from '../../../messages/ja.json';
+import { apiBody, apiParams, apiResponse } from '../route-schemas';
+import { routeSetting } from '../schema-settings';
 
 interface ContactPayload {
   last_name_kanji: string;
@@ -22,9 +22,7 @@ interface ContactPayload {
   purpose_detail: string;
 }
 
-const STATUSES: InquiryStatus[] = ['open', 'answered', 'closed'];
 const SUBJECT_LENGTH = 40;
-const MAX_PAGE_SIZE = 100;
 
 export function ticketNumber(at: Date): string {
   return `Q${japanDay(at).slice(2)}-${String(randomInt(0, 100_000)).padStart(5, '0')}`;
@@ -37,13 +35,9 @@ export function subjectOf(content: string): string {
 }
 
 export function contactRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.post('/v1/contact', { config: { auth: 'client-or-member', limited: true } }, async (request) => {
-    const body = ctx.parse<ContactPayload>('api.contact.json', request.body);
-    const fields: Record<string, string[]> = {};
-    for (const [field, master] of [['inquiry_user_type', 'inquiry_user_category'], ['inquiry_type', 'inquiry_type'], ['job', 'job']] as const) {
-      if ((await unknownValues(ctx.db, master, [body[field]])).length) fields[field] = [messages.api.MASTER_UNKNOWN];
-    }
-    if (Object.keys(fields).length) throw new ApiError('VALIDATION', fields);
+  app.post('/v1/contact', { schema: { body: apiBody('api.contact.json') }, config: { auth: 'client-or-member', limited: true } }, async (request) => {
+    const body = request.body as ContactPayload;
+    await ctx.checkMasters('api.contact.json', { ...body });
     // A member's inquiry is theirs: their own name and address, whatever the form carried.
     const member = request.memberId ? await activeMember(ctx.db, request.memberId) : undefined;
     const sender = member
@@ -88,12 +82,14 @@ export function contactRoutes(app: FastifyInstance, ctx: AppContext) {
     return { ticket_no: ticketNo };
   });
 
-  app.get('/v1/user/contact/list', { config: { auth: 'member' } }, async (request) => {
-    const query = request.query as { page?: string; size?: string; status?: string };
-    const page = Math.max(1, Number.parseInt(query.page ?? '1', 10) || 1);
-    const size = Math.min(MAX_PAGE_SIZE, Math.max(1, Number.parseInt(query.size ?? '20', 10) || 20));
+  const pageSize = routeSetting(ctx.schemas, 'contact_history', 'pageSize');
+  const listQuery = { querystring: apiParams(ctx.schemas, 'api.contact-list-query.json'), response: { 200: apiResponse(ctx.schemas, 'api.contact-list-response.json') } };
+  app.get('/v1/user/contact/list', { schema: listQuery, config: { auth: 'member' } }, async (request) => {
+    // Bounded and typed by the query schema (schemas/api/contact-list-query.json).
+    const query = request.query as { page?: number; size?: number; status?: InquiryStatus | 'all' };
+    const page = query.page ?? 1;
+    const size = query.size ?? pageSize;
     const status = query.status ?? 'open';
-    if (status !== 'all' && !STATUSES.includes(status as InquiryStatus)) throw new ApiError('BAD_REQUEST');
     let list = ctx.db
       .selectFrom('inquiries')
       .select(['id', 'created_at', 'inquiry_type', 'ticket_no', 'content', 'status'])

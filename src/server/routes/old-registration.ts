@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { ApiError } from '../errors';
-import { unknownMasterFields } from '../masters';
+import { apiBody } from '../route-schemas';
 import { oldFlow } from '../old-flow';
 import { insertMember, isTaken } from '../registrations';
 import { hashPassword } from '../services/passwords';
@@ -23,11 +23,12 @@ export function oldRegistrationRoutes(app: FastifyInstance, ctx: AppContext) {
     return { email: link.email };
   });
 
-  app.post('/v1/user/register-by-link', { config: { auth: 'client', limited: true } }, async (request) => {
-    const body = ctx.parse<OldRegistrationPayload>('api.user-register-by-link.json', request.body);
-    const fields = (await unknownMasterFields(ctx.db, body, messages.api.MASTER_UNKNOWN)) ?? {};
-    if (!ctx.municipalities.some((m) => m.value === body.city)) fields.city = [messages.api.MASTER_UNKNOWN];
-    if (Object.keys(fields).length) throw new ApiError('VALIDATION', fields);
+  app.post('/v1/user/register-by-link', { schema: { body: apiBody('api.user-register-by-link.json') }, config: { auth: 'client', limited: true } }, async (request) => {
+    const body = request.body as OldRegistrationPayload;
+    // The desired municipality is judged against the served denshijiti list (not an option
+    // list in the database); the other option lists as everywhere.
+    if (!ctx.municipalities.some((m) => m.value === body.city)) throw new ApiError('VALIDATION', { city: [messages.api.MASTER_UNKNOWN] });
+    await ctx.checkMasters('api.user-register-by-link.json', { ...body, city: undefined });
     // The link is checked before the (deliberately slow) password hash, so bogus submissions
     // cost the server nothing.
     const link = await links.check(body.key);

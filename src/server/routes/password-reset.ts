@@ -9,6 +9,7 @@ import { hashPassword } from '../services/passwords';
 import { sameText } from '../services/secrets';
 import { iso, now } from '../services/clock';
 import { verifyFlows } from './user-auth';
+import { apiBody } from '../route-schemas';
 
 const SCOPE = 'password_identity';
 const FAILURES_PER_HOUR = 10;
@@ -51,11 +52,8 @@ verifyFlows.set('password_change', {
 });
 
 export function passwordResetRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.post('/v1/user/set-password', { config: { auth: 'client', limited: true } }, async (request) => {
-    const { email, code, new_password: password } = ctx.parse<{ email: string; code: string; new_password: string }>(
-      'api.user-set-password.json',
-      request.body,
-    );
+  app.post('/v1/user/set-password', { schema: { body: apiBody('api.user-set-password.json') }, config: { auth: 'client', limited: true } }, async (request) => {
+    const { email, code, new_password: password } = request.body as { email: string; code: string; new_password: string };
     const { userId } = await ctx.codes.consume('password_change', email, code);
     if (!userId) throw new ApiError('CODE_INVALID');
     const hash = await hashPassword(password);

@@ -1,7 +1,7 @@
-// Response schemas of the two hottest reads (ADR 017): Fastify compiles each into a serialiser
+// Response schema of the hottest read (ADR 017; the master option list's is schemas/api/master-options-response.json): Fastify compiles each into a serialiser
 // (fast-json-stringify) once at start instead of running JSON.stringify over the object on every
 // answer. A property not listed here is not sent, so each lists the whole shared type.
-import type { MasterOption, UserInfo } from '../../shared/api-types';
+import type { UserInfo } from '../../shared/api-types';
 
 type Properties<T> = Record<keyof T, { type: 'string' }>;
 
@@ -36,14 +36,5 @@ export const userInfoResponse = {
     // jobLabel is absent when the saved job is in no list
     required: Object.keys(userInfoProperties).filter((key) => key !== 'jobLabel'),
     additionalProperties: false,
-  },
-};
-
-const masterOptionProperties: Properties<MasterOption> = { value: text, label: text };
-
-export const masterOptionsResponse = {
-  200: {
-    type: 'array',
-    items: { type: 'object', properties: masterOptionProperties, required: ['value', 'label'], additionalProperties: false },
   },
 };

@@ -4,6 +4,7 @@ import type { AppContext } from '../context';
 import { ApiError } from '../errors';
 import { verifyPassword } from '../services/passwords';
 import { bearerToken } from '../auth';
+import { apiBody, apiParams } from '../route-schemas';
 
 export const TRUSTED_DEVICE_COOKIE = 'ms_trusted_device';
 
@@ -50,7 +51,7 @@ verifyFlows.set('login', {
 verifyFlows.set('login_email', {
   auth: 'client',
   async handle(ctx, request) {
-    const { email } = ctx.parse<{ email: string }>('api.user-verify-email-only.json', request.body);
+    const { email } = ctx.parse<{ email: string }>('api.user-verify-login-email.json', request.body);
     const user = await ctx.db.selectFrom('users').select('id').where('email', '=', email).where('status', '=', 'active').executeTakeFirst();
     await ctx.codes.issue('login', email, user?.id ?? null, user ? { to: email, template: 'loginCode' } : { to: email, template: 'loginUnknownAddress', decoy: true });
     return { message: 'sent' };
@@ -63,7 +64,7 @@ function defaultFlow(body: unknown): string {
 }
 
 export function userAuthRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.post('/v1/user/verify', { config: { auth: 'client-or-member', limited: true } }, async (request, reply) => {
+  app.post('/v1/user/verify', { schema: { body: apiParams(ctx.schemas, 'api.user-verify.json') }, config: { auth: 'client-or-member', limited: true } }, async (request, reply) => {
     const flowName = (request.body as { flow?: unknown } | null)?.flow ?? defaultFlow(request.body);
     const flow = typeof flowName === 'string' ? verifyFlows.get(flowName) : undefined;
     if (!flow) throw new ApiError('BAD_REQUEST');
@@ -71,8 +72,8 @@ export function userAuthRoutes(app: FastifyInstance, ctx: AppContext) {
     return flow.handle(ctx, request, reply);
   });
 
-  app.post('/v1/user/login', { config: { auth: 'client', limited: true } }, async (request, reply) => {
-    const body = ctx.parse<Credentials>('api.user-login.json', request.body);
+  app.post('/v1/user/login', { schema: { body: apiBody('api.user-login.json') }, config: { auth: 'client', limited: true } }, async (request, reply) => {
+    const body = request.body as Credentials;
     if (!body.code) {
       // Without a code only a device this member trusted may log in. Anyone else hears
       // CODE_REQUIRED before any password is looked at, so the answer says nothing about the

@@ -1,4 +1,4 @@
-// One mechanism for every 5-digit e-mail code, keyed by purpose (login, email_register,
+// One mechanism for every e-mail code, keyed by purpose (login, email_register,
 // password_change, email_change). Limits come from config; the reasoning is docs/decisions/004.
 import { randomInt, randomUUID } from 'node:crypto';
 import type { Db } from '../db/connect';
@@ -15,10 +15,12 @@ export interface CodeLimits {
   codeTtlSeconds: number;
   codeMaxAttempts: number;
   codesPerHour: number;
+  /** Digits of a code: the schemas' code field says how many (src/server/schema-settings.ts). */
+  codeLength: number;
 }
 
-/** How many different codes there are (5 digits): the denominator of every guessing bound. */
-export const CODE_SPACE = 100_000;
+/** How many different codes of `length` digits there are: the denominator of every guessing bound. */
+export const codeSpace = (length: number) => 10 ** length;
 
 /** Where a code goes: the address and the mail template that carries it. */
 export interface CodeMail {
@@ -47,7 +49,7 @@ export function createCodes(db: Db, limits: CodeLimits, rateLimits: RateLimits, 
       if (Number(count) >= limits.codesPerHour) throw new ApiError('CODE_RATE_LIMITED');
       await rateLimits.hit('mail', 'all');
 
-      const code = mail.decoy ? randomUUID() : String(randomInt(0, CODE_SPACE)).padStart(String(CODE_SPACE - 1).length, '0');
+      const code = mail.decoy ? randomUUID() : String(randomInt(0, codeSpace(limits.codeLength))).padStart(limits.codeLength, '0');
       try {
         await mailer.send(mail.to, mail.template, mail.decoy ? {} : { code, minutes: Math.round(limits.codeTtlSeconds / 60) });
       } catch (error) {

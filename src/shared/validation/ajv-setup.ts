@@ -21,13 +21,16 @@ export function withErrorMessages(ajv: Ajv): Ajv {
       cxt.fail(_`${it.parentData} && ${data} !== ${it.parentData}[${schema as string}]`);
     },
   });
-  // `differentFrom`: a new value must differ from a sibling ("differentFrom": "current_email").
+  // `differentFrom`: a new value must differ from a sibling ("differentFrom": "current_email"),
+  // ignoring letter case: addresses are canonical (lower-case), and a password that is the
+  // address in other capitals is no better than the address.
   ajv.addKeyword({
     keyword: 'differentFrom',
     schemaType: 'string',
     code(cxt: KeywordCxt) {
       const { data, schema, it } = cxt;
-      cxt.fail(_`${it.parentData} && ${data} === ${it.parentData}[${schema as string}]`);
+      const other = _`${it.parentData}[${schema as string}]`;
+      cxt.fail(_`${it.parentData} && typeof ${data} == "string" && typeof ${other} == "string" && ${data}.toLowerCase() === ${other}.toLowerCase()`);
     },
   });
   ajvErrors(ajv, { singleError: false });

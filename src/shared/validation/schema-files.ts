@@ -1,8 +1,11 @@
-// Reads the schema catalogue from disk (Node only: the build plugin, the server, the tests).
+// Reads the schema catalogue from disk (Node only: the build plugin, the server, the tools and
+// the tests). Every loader takes the schemas folder, so a test can run the whole stack on an
+// edited copy; what it returns is prepared (prepare-schema.ts): bundled, messages filled.
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleSchema, type JsonObject } from './schema-bundle.ts';
+import type { JsonObject } from './schema-bundle.ts';
+import { prepareSchema, prepareUiSchema, type DefaultMessages } from './prepare-schema.ts';
 
 export const SCHEMAS_DIR = fileURLToPath(new URL('../../../schemas/', import.meta.url));
 
@@ -16,6 +19,7 @@ function jsonFiles(dir: string, suffix: string): string[] {
     .sort();
 }
 
+/** The shared field documents as written, keyed by $id. */
 export function loadSharedSchemas(dir = SCHEMAS_DIR): Record<string, JsonObject> {
   const out: Record<string, JsonObject> = {};
   for (const file of jsonFiles(join(dir, 'shared'), '.json')) {
@@ -26,10 +30,16 @@ export function loadSharedSchemas(dir = SCHEMAS_DIR): Record<string, JsonObject>
   return out;
 }
 
+/** The keyword-wide default messages the shared documents declare ("x-default-messages"). */
+export function defaultMessages(shared: Record<string, JsonObject>): DefaultMessages {
+  return Object.assign({}, ...Object.values(shared).map((s) => (s['x-default-messages'] as DefaultMessages | undefined) ?? {}));
+}
+
 export function formNames(dir = SCHEMAS_DIR): string[] {
   return jsonFiles(join(dir, 'forms'), '.schema.json').map((f) => f.replace(/\.schema\.json$/, ''));
 }
 
+/** A form's schema and UI schema as written (not prepared). */
 export function loadForm(name: string, dir = SCHEMAS_DIR): { schema: JsonObject; uiSchema: JsonObject } {
   const schemaPath = join(dir, 'forms', `${name}.schema.json`);
   if (!existsSync(schemaPath)) throw new Error(`No form schema schemas/forms/${name}.schema.json`);
@@ -37,12 +47,15 @@ export function loadForm(name: string, dir = SCHEMAS_DIR): { schema: JsonObject;
   return { schema: readJson(schemaPath), uiSchema: existsSync(uiPath) ? readJson(uiPath) : {} };
 }
 
+/** A form as the client gets it: prepared schema and UI schema with their texts filled. */
 export function loadBundledForm(name: string, dir = SCHEMAS_DIR) {
   const { schema, uiSchema } = loadForm(name, dir);
-  return { schema: bundleSchema(schema, loadSharedSchemas(dir)), uiSchema };
+  const shared = loadSharedSchemas(dir);
+  const prepared = prepareSchema(schema, shared, defaultMessages(shared));
+  return { schema: prepared, uiSchema: prepareUiSchema(uiSchema, prepared) };
 }
 
-/** API payload schemas, keyed by their $id (e.g. "api.user-login.json": no slash, so that "fields.json" refs resolve beside it). */
+/** API payload schemas as written, keyed by their $id (e.g. "api.user-login.json"). */
 export function loadApiSchemas(dir = SCHEMAS_DIR): Record<string, JsonObject> {
   const out: Record<string, JsonObject> = {};
   for (const file of jsonFiles(join(dir, 'api'), '.json')) {
@@ -55,4 +68,26 @@ export function loadApiSchemas(dir = SCHEMAS_DIR): Record<string, JsonObject> {
 
 export function loadCatalogue(dir = SCHEMAS_DIR) {
   return readJson(join(dir, 'catalogue.json'));
+}
+
+export function loadMasterLists(dir = SCHEMAS_DIR): Record<string, Array<{ value: string; label: string }>> {
+  return readJson(join(dir, 'masters', 'options.json')) as Record<string, Array<{ value: string; label: string }>>;
+}
+
+export interface SchemaSet {
+  dir: string;
+  /** Prepared form schemas and UI schemas by form name. */
+  forms: Record<string, { schema: JsonObject; uiSchema: JsonObject }>;
+  /** Prepared API payload schemas by $id. */
+  api: Record<string, JsonObject>;
+  catalogue: JsonObject;
+}
+
+/** Everything under a schemas folder, prepared. */
+export function loadSchemaSet(dir = SCHEMAS_DIR): SchemaSet {
+  const shared = loadSharedSchemas(dir);
+  const defaults = defaultMessages(shared);
+  const forms = Object.fromEntries(formNames(dir).map((name) => [name, loadBundledForm(name, dir)]));
+  const api = Object.fromEntries(Object.entries(loadApiSchemas(dir)).map(([id, schema]) => [id, prepareSchema(schema, shared, defaults)]));
+  return { dir, forms, api, catalogue: loadCatalogue(dir) };
 }
