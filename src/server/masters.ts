@@ -18,8 +18,9 @@ export function masterFile(dir?: string): Record<MasterName, MasterOption[]> {
 }
 
 // The lists change only when seedMasters runs (at every start), yet every profile answer needs
-// two of them: keep each list per database handle, and forget them when the lists are reseeded.
-const cache = new WeakMap<Db, Map<MasterName, Promise<MasterOption[]>>>();
+// two of them: keep each list per database handle, and forget every handle's lists when any
+// reseed runs (the app reads through a plugin-wrapped handle, not the one a reseed is given).
+let cache = new WeakMap<Db, Map<MasterName, Promise<MasterOption[]>>>();
 
 export async function seedMasters(db: Db, lists = masterFile()): Promise<void> {
   await db.transaction().execute(async (tx) => {
@@ -34,7 +35,7 @@ export async function seedMasters(db: Db, lists = masterFile()): Promise<void> {
     }
   });
   // after the commit: a read that raced the reseed must not stay cached
-  cache.delete(db);
+  cache = new WeakMap();
 }
 
 export function masterOptions(db: Db, name: MasterName): Promise<MasterOption[]> {
