@@ -1,7 +1,7 @@
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { Outlet, useLocation, useMatches } from 'react-router-dom';
 import messages from '../../messages/ja.json';
-import { reportHeightBurst } from './frame';
+import { reportHeightBurst, showInParent } from './frame';
 import { format } from '../shared/format';
 import { ScreenErrorBoundary } from './ScreenErrorBoundary';
 
@@ -9,18 +9,25 @@ export function Layout() {
   const location = useLocation();
   const matches = useMatches();
   const title = (matches.at(-1)?.handle as { title?: string } | undefined)?.title;
+  const firstScreen = useRef(true);
   useEffect(() => {
     document.title = title ? format(messages.app.titleFormat, { title, site: messages.site.name }) : messages.site.name;
+  }, [title]);
+  useEffect(() => {
     window.scrollTo(0, 0);
+    // A new screen starts at its top, as a page would: the parent keeps its own scroll position
+    // otherwise. The very first screen leaves the parent page where the member put it.
+    if (firstScreen.current) firstScreen.current = false;
+    else showInParent(0);
     reportHeightBurst();
-  }, [location.pathname, title]);
+  }, [location.pathname]);
   return (
     <div className="page">
       <header className="page__header">
         <p className="page__site">{messages.site.name}</p>
         {title && <h1 className="page__title">{title}</h1>}
       </header>
-      <main className="page__main">
+      <main className="page__main" tabIndex={-1}>
         <ScreenErrorBoundary resetKey={location.pathname}>
           <Suspense fallback={<p className="loading">{messages.app.loading}</p>}>
             <Outlet />

@@ -4,13 +4,14 @@ import { createElement } from 'react';
 import { createBrowserRouter, Navigate, useLocation, type RouteObject } from 'react-router-dom';
 import { basePath, indexPath, loginPath, routes, type RouteEntry } from './catalogue';
 import { screenComponent } from './screen-loader';
-import { token } from './session';
+import { onSessionEnded, token } from '../api/session';
 import { Layout } from './Layout';
+import type { LoginState } from './login-state';
 
 /** Sends a visitor without a stored token to the login page, remembering where they were going. */
 function MemberGuard({ entry }: { entry: RouteEntry }) {
   const location = useLocation();
-  if (!token()) return <Navigate to={loginPath} replace state={{ from: location.pathname + location.search }} />;
+  if (!token()) return <Navigate to={loginPath} replace state={{ from: location.pathname + location.search } satisfies LoginState} />;
   return createElement(screenComponent(entry.screen));
 }
 
@@ -31,4 +32,15 @@ export function routeObjects(): RouteObject[] {
   ];
 }
 
-export const createRouter = () => createBrowserRouter(routeObjects(), { basename: basePath });
+export function createRouter() {
+  const router = createBrowserRouter(routeObjects(), { basename: basePath });
+  // The API client ends a dead session once; this is the one place that reacts to it.
+  onSessionEnded(() => {
+    const { pathname: full, search } = router.state.location;
+    // The router's own location carries the basename; `navigate` adds it again.
+    const pathname = full.startsWith(basePath + '/') ? full.slice(basePath.length) : full;
+    const state: LoginState = { notice: 'sessionEnded', from: pathname.startsWith(loginPath) ? undefined : pathname + search };
+    void router.navigate(loginPath, { replace: true, state });
+  });
+  return router;
+}

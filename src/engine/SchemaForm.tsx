@@ -1,6 +1,6 @@
 // A form screen's form: rjsf with the engine's theme, Japanese strings and the precompiled
 // validators of one schemas/forms entry (imported as `virtual:form/<name>`).
-import { forwardRef, useImperativeHandle, useMemo, useRef, useState, type ForwardedRef, type ReactElement, type ReactNode } from 'react';
+import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState, type ForwardedRef, type ReactElement, type ReactNode } from 'react';
 import Form from '@rjsf/core';
 import type { ErrorSchema, RJSFSchema, UiSchema } from '@rjsf/utils';
 import { createPrecompiledValidator, type ValidatorFunctions } from '@rjsf/validator-ajv8';
@@ -11,6 +11,7 @@ import { transformErrors } from './transform-errors';
 import { translateString } from './translate';
 import type { EngineContext, MasterOption, PostalLookup } from './form-context';
 import { lookupAddresses } from './postal';
+import { useFocusFirstError } from './reveal';
 
 export interface FormModule {
   name: string;
@@ -88,6 +89,12 @@ function SchemaFormInner<T extends object>(props: SchemaFormProps<T>, ref: Forwa
   const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
   const [submitted, setSubmitted] = useState(false);
   const rjsf = useRef<Form>(null);
+  const focusFirstError = useFocusFirstError();
+  const formElement = () => rjsf.current?.formElement.current as HTMLFormElement | null | undefined;
+  // Errors the server found are shown like the form's own: the member is taken to the first.
+  useEffect(() => {
+    if (serverErrors && Object.keys(serverErrors).length) focusFirstError(formElement());
+  }, [serverErrors, focusFirstError]);
   // Widgets that fill other fields act after a lookup: they must see the latest data.
   const latest = useRef(formData);
   latest.current = formData;
@@ -140,7 +147,6 @@ function SchemaFormInner<T extends object>(props: SchemaFormProps<T>, ref: Forwa
       experimental_defaultFormStateBehavior={{ constAsDefaults: 'never', arrayMinItems: { populate: 'never' } }}
       liveValidate="onChange"
       showErrorList={false}
-      focusOnFirstError
       noHtml5Validate
       omitExtraData
       liveOmit="onChange"
@@ -156,7 +162,10 @@ function SchemaFormInner<T extends object>(props: SchemaFormProps<T>, ref: Forwa
         }
         onChange(next as Partial<T>);
       }}
-      onError={() => setSubmitted(true)}
+      onError={() => {
+        setSubmitted(true);
+        focusFirstError(formElement());
+      }}
       onSubmit={({ formData: data }) => {
         setSubmitted(true);
         void onSubmit(data as T);

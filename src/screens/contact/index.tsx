@@ -17,7 +17,7 @@ import { getMasters } from '../../api/masters';
 import { sendInquiry, type ContactPayload } from '../../api/contact';
 import { useAlert } from '../../app/alert';
 import { LegalDocument } from '../../app/LegalDocument';
-import { token } from '../../app/session';
+import { token } from '../../api/session';
 
 const text = messages.contact;
 type Inquiry = Omit<ContactPayload, 'privacy_checked' | 'agree_privacy'>;

@@ -13,7 +13,7 @@ import { getUserInfo } from '../../api/user-info';
 import { confirmEmailChange, sendEmailChangeCode } from '../../api/account';
 import { verificationMessage } from '../../api/verification';
 import { useAlert } from '../../app/alert';
-import { token } from '../../app/session';
+import { token } from '../../api/session';
 import { useCountdown } from '../../app/use-countdown';
 import { CodeEntry } from '../../app/CodeEntry';
 

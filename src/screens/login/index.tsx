@@ -1,7 +1,7 @@
 // Member login: e-mail and password, then the 5-digit code mailed to the address. A device
 // that logged in before (lastLogin cookie) first tries without a code; the server decides.
 import { useState } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import * as loginForm from 'virtual:form/login';
 import * as codeForm from 'virtual:form/login-code';
 import messages from '../../../messages/ja.json';
@@ -12,9 +12,10 @@ import { ApiFailure } from '../../api/client';
 import { login, sendLoginCode, type Credentials } from '../../api/user-auth';
 import { verificationMessage } from '../../api/verification';
 import { useAlert } from '../../app/alert';
-import { hasLastLogin, startSession } from '../../app/session';
+import { hasLastLogin, startSession } from '../../api/session';
 import { useCountdown } from '../../app/use-countdown';
 import { CodeEntry } from '../../app/CodeEntry';
+import { useLoginState } from '../../app/login-state';
 
 const RESEND_LOCK_SECONDS = 30;
 const text = messages.login;
@@ -30,7 +31,7 @@ export default function LoginScreen() {
   const countdown = useCountdown();
   const alert = useAlert();
   const navigate = useNavigate();
-  const from = (useLocation().state as { from?: string } | null)?.from;
+  const { from, notice } = useLoginState();
 
   const finish = async ({ token, expires_in }: { token?: string; expires_in?: number }) => {
     if (!token) return alert(text.tokenMissing);
@@ -91,6 +92,11 @@ export default function LoginScreen() {
 
   return (
     <section className="card">
+      {notice === 'sessionEnded' && (
+        <p className="notice notice--warning" role="status">
+          {text.sessionEnded}
+        </p>
+      )}
       <p className="lead">{text.lead}</p>
       <SchemaForm
         id="loginForm"

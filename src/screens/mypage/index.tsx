@@ -5,30 +5,30 @@ import { Link, useNavigate } from 'react-router-dom';
 import messages from '../../../messages/ja.json';
 import { getUserInfo, type UserInfo } from '../../api/user-info';
 import { getApplications, getNotifications, type Application, type Notice } from '../../api/member';
-import { ApiFailure } from '../../api/client';
 import { format } from '../../shared/format';
 import { useSessionExpiry } from '../../app/use-session-expiry';
 import { formatDateTime } from '../../app/format-date';
 import { navigateTop } from '../../app/frame';
-import { settings } from '../../app/settings';
+import { settings } from '../../api/settings';
 
 const text = messages.mypage;
 type Loaded<T> = { state: 'loading' } | { state: 'ok'; value: T } | { state: 'error'; message: string };
 
-function useMemberData<T>(load: () => Promise<T>, failed: string, expire: () => void, expired: boolean): Loaded<T> {
+/** Loads once when the screen opens. A dead session never reaches here: the API client ends it
+ *  and the app takes the member to login, so a failure is a real failure to show. */
+function useMemberData<T>(load: () => Promise<T>, failed: string, expired: boolean): Loaded<T> {
   const [data, setData] = useState<Loaded<T>>({ state: 'loading' });
   useEffect(() => {
     if (expired) return;
+    let current = true;
     load().then(
-      (value) => setData({ state: 'ok', value }),
-      (failure) => {
-        if (failure instanceof ApiFailure && failure.code === 'SESSION_EXPIRED') return expire();
-        console.error(failed, failure);
-        const noAuth = failure instanceof ApiFailure && failure.status === 401;
-        setData({ state: 'error', message: noAuth ? text.noAuth : failed });
-      },
+      (value) => current && setData({ state: 'ok', value }),
+      () => current && setData({ state: 'error', message: failed }),
     );
-  }, [load, failed, expire, expired]);
+    return () => {
+      current = false;
+    };
+  }, [load, failed, expired]);
   return data;
 }
 
@@ -37,11 +37,11 @@ function statusLabel(status: string): string {
 }
 
 export default function MypageScreen() {
-  const [expired, expire] = useSessionExpiry();
+  const [expired] = useSessionExpiry();
   const navigate = useNavigate();
-  const user = useMemberData<UserInfo>(getUserInfo, messages.info.failed, expire, expired);
-  const applications = useMemberData<Application[]>(getApplications, text.applicationFailed, expire, expired);
-  const notices = useMemberData<Notice[]>(getNotifications, text.noticesFailed, expire, expired);
+  const user = useMemberData<UserInfo>(getUserInfo, messages.info.failed, expired);
+  const applications = useMemberData<Application[]>(getApplications, text.applicationFailed, expired);
+  const notices = useMemberData<Notice[]>(getNotifications, text.noticesFailed, expired);
 
   if (expired) {
     return (

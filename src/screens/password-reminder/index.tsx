@@ -14,7 +14,7 @@ import { useAlert } from '../../app/alert';
 import { useCountdown } from '../../app/use-countdown';
 import { CodeEntry } from '../../app/CodeEntry';
 import { navigateTop } from '../../app/frame';
-import { settings } from '../../app/settings';
+import { settings } from '../../api/settings';
 
 const text = messages.passwordReminder;
 const RESEND_LOCK_SECONDS = 60;

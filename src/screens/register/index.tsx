@@ -7,6 +7,7 @@ import * as termsForm from 'virtual:form/register-terms';
 import messages from '../../../messages/ja.json';
 import terms from '../../../messages/terms.ja.json';
 import { SchemaForm, isFormValid, type SchemaFormHandle } from '../../engine/SchemaForm';
+import { useFocusFirstError } from '../../engine/reveal';
 import { format } from '../../shared/format';
 import { removeHyphens } from '../../shared/normalise';
 import type { FieldErrors } from '../../shared/validation/field-errors';
@@ -17,22 +18,14 @@ import { registerMember, type RegistrationPayload } from '../../api/registration
 import { useAlert } from '../../app/alert';
 import { LegalDocument } from '../../app/LegalDocument';
 import { navigateTop } from '../../app/frame';
-import { settings } from '../../app/settings';
-import { startSession } from '../../app/session';
+import { settings } from '../../api/settings';
+import { startSession } from '../../api/session';
 import { EmailStep, type Verified } from './EmailStep';
 
 const text = messages.register;
 type Profile = Omit<RegistrationPayload, 'email' | 'verification_code' | 'zip_second' | 'address_second' | 'condition_no_home' | 'condition_not_single_transfer' | 'condition_not_care'> & {
   condition_checked: boolean;
 };
-
-function scrollToFirstError() {
-  window.setTimeout(() => {
-    const first = document.querySelector('.field--error, .form-error, #step1 .notice--warning');
-    first?.scrollIntoView({ behavior: 'smooth', block: 'center' });
-    first?.querySelector<HTMLElement>('input, select, textarea')?.focus({ preventScroll: true });
-  }, 0);
-}
 
 export default function RegisterScreen() {
   const [verified, setVerified] = useState<Verified | null>(null);
@@ -46,6 +39,7 @@ export default function RegisterScreen() {
   const profileRef = useRef<SchemaFormHandle>(null);
   const termsRef = useRef<SchemaFormHandle>(null);
   const alert = useAlert();
+  const scrollToFirstError = useFocusFirstError();
 
   useEffect(() => {
     getMasters(['job', 'industry', 'purpose', 'mail_opt']).then(setMasters, (error) =>
@@ -90,7 +84,6 @@ export default function RegisterScreen() {
     } catch (failure) {
       if (failure instanceof ApiFailure && failure.fields) {
         setProfileErrors(failure.fields);
-        scrollToFirstError();
       }
       await alert(failure instanceof ApiFailure && failure.message ? failure.message : text.failed);
     } finally {

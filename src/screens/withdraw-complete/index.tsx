@@ -1,6 +1,6 @@
 import messages from '../../../messages/ja.json';
 import { navigateTop } from '../../app/frame';
-import { settings } from '../../app/settings';
+import { settings } from '../../api/settings';
 
 const text = messages.withdraw;
 
