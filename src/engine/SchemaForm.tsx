@@ -12,6 +12,7 @@ import { translateString } from './translate';
 import type { EngineContext, MasterOption, PostalLookup } from './form-context';
 import { lookupAddresses } from './postal';
 import { useFocusFirstError } from './reveal';
+import { afterPointerRelease, watchPointer } from './after-pointer';
 
 export interface FormModule {
   name: string;
@@ -90,6 +91,7 @@ function SchemaFormInner<T extends object>(props: SchemaFormProps<T>, ref: Forwa
   const [submitted, setSubmitted] = useState(false);
   const rjsf = useRef<Form>(null);
   const focusFirstError = useFocusFirstError();
+  useEffect(watchPointer, []);
   const formElement = () => rjsf.current?.formElement.current as HTMLFormElement | null | undefined;
   // Errors the server found are shown like the form's own: the member is taken to the first.
   useEffect(() => {
@@ -150,7 +152,7 @@ function SchemaFormInner<T extends object>(props: SchemaFormProps<T>, ref: Forwa
       noHtml5Validate
       omitExtraData
       liveOmit="onChange"
-      onBlur={(fieldId) => setTouched((prev) => (prev.has(fieldId) ? prev : new Set(prev).add(fieldId)))}
+      onBlur={(fieldId) => afterPointerRelease(() => setTouched((prev) => (prev.has(fieldId) ? prev : new Set(prev).add(fieldId))))}
       onChange={({ formData: next }) => {
         if (serverErrors) {
           const changed = Object.keys(serverErrors).filter(
@@ -162,10 +164,10 @@ function SchemaFormInner<T extends object>(props: SchemaFormProps<T>, ref: Forwa
         }
         onChange(next as Partial<T>);
       }}
-      onError={() => {
-        setSubmitted(true);
-        focusFirstError(formElement());
-      }}
+      // Our own focusing: the first shown error in document order, brought into the member's view
+      // (inside the parent's frame, focus alone scrolls nothing they see).
+      focusOnFirstError={() => focusFirstError(formElement())}
+      onError={() => setSubmitted(true)}
       onSubmit={({ formData: data }) => {
         setSubmitted(true);
         void onSubmit(data as T);
