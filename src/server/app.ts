@@ -24,6 +24,7 @@ import { memberRoutes } from './routes/member';
 import { accountRoutes } from './routes/account';
 import { contactRoutes } from './routes/contact';
 import { passwordResetRoutes } from './routes/password-reset';
+import { verifyRoutes } from './routes/verify';
 
 export interface BuildOptions {
   db: Db;
@@ -109,6 +110,7 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
   app.setNotFoundHandler((_, reply) => reply.code(404).send(new ApiError('NOT_FOUND').toBody()));
 
   userAuthRoutes(app, ctx);
+  verifyRoutes(app, ctx);
   userInfoRoutes(app, ctx);
   registrationRoutes(app, ctx);
   masterRoutes(app, ctx);

@@ -2,9 +2,13 @@
 // schemas/masters/options.json, the file product owners edit.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Db } from './db/connect';
-
+import type { Kysely } from 'kysely';
+import type { Database } from './db/types';
 import { MASTER_NAMES, type MasterName } from '../shared/api-types';
+
+// Kysely<Database> rather than connect.ts's Db: connect.ts seeds the masters, so importing it
+// back would be a cycle.
+type Db = Kysely<Database>;
 
 export { MASTER_NAMES, type MasterName };
 export interface MasterOption {

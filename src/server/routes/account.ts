@@ -8,8 +8,8 @@ import { requireMember } from '../auth';
 import { isUniqueViolation } from '../db/errors';
 import { verifyPassword } from '../services/passwords';
 import { iso, now } from '../services/clock';
-import { verifyFlows } from './user-auth';
-import { activeMember } from './user-info';
+import { activeMember } from '../members';
+import type { VerifyFlow } from '../verify-flow';
 import messages from '../../../messages/ja.json';
 
 const taken = () => new ApiError('EMAIL_TAKEN', { email: [messages.api.EMAIL_TAKEN] });
@@ -18,7 +18,8 @@ const taken = () => new ApiError('EMAIL_TAKEN', { email: [messages.api.EMAIL_TAK
  *  who knows the address can use up or lock a member's pending change. */
 const changeKey = (memberId: string, email: string) => `${memberId}|${email}`;
 
-verifyFlows.set('email_change', {
+/** POST /v1/user/verify for an e-mail change: a code to the new address (routes/verify.ts). */
+export const emailChangeVerify: VerifyFlow = {
   auth: 'member',
   async handle(ctx, request) {
     const { email } = ctx.parse<{ email: string }>('api.user-verify-email-change.json', request.body);
@@ -29,7 +30,7 @@ verifyFlows.set('email_change', {
     await ctx.mailer.send(email, 'emailChangeCode', { code, minutes: Math.round(ctx.config.codeTtlSeconds / 60) });
     return { message: 'sent' };
   },
-});
+};
 
 export function accountRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post('/v1/user/email/change', { config: { auth: 'member' } }, async (request) => {

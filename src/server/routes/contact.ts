@@ -9,7 +9,7 @@ import { isUniqueViolation } from '../db/errors';
 import type { InquiryStatus } from '../db/types';
 import { masterOptions, unknownValues } from '../masters';
 import { iso, japanDay, now } from '../services/clock';
-import { activeMember } from './user-info';
+import { activeMember } from '../members';
 import messages from '../../../messages/ja.json';
 
 interface ContactPayload {

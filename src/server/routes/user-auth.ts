@@ -1,9 +1,10 @@
 // Login in two steps (password, then a mailed code), the trusted-device shortcut, and logout.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { ApiError } from '../errors';
 import { verifyPassword } from '../services/passwords';
 import { bearerToken } from '../auth';
+import type { VerifyFlow } from '../verify-flow';
 
 export const TRUSTED_DEVICE_COOKIE = 'ms_trusted_device';
 
@@ -27,12 +28,8 @@ async function checkCredentials(ctx: AppContext, { email, password }: Credential
   return user;
 }
 
-export type VerifyFlow = (ctx: AppContext, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
-
-/** POST /v1/user/verify serves several flows, told apart by `flow`; each feature adds its own. */
-export const verifyFlows = new Map<string, { auth: 'client' | 'member'; handle: VerifyFlow }>();
-
-verifyFlows.set('login', {
+/** POST /v1/user/verify for login: check the password, then mail a code (routes/verify.ts). */
+export const loginVerify: VerifyFlow = {
   auth: 'client',
   async handle(ctx, request) {
     const body = ctx.parse<Credentials>('api.user-verify-login.json', request.body);
@@ -41,17 +38,9 @@ verifyFlows.set('login', {
     await ctx.mailer.send(user.email, 'loginCode', { code, minutes: Math.round(ctx.config.codeTtlSeconds / 60) });
     return { message: 'sent' };
   },
-});
+};
 
 export function userAuthRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.post('/v1/user/verify', { config: { auth: 'client-or-member' } }, async (request, reply) => {
-    const flowName = (request.body as { flow?: unknown } | null)?.flow ?? 'login';
-    const flow = typeof flowName === 'string' ? verifyFlows.get(flowName) : undefined;
-    if (!flow) throw new ApiError('BAD_REQUEST');
-    if (flow.auth === 'member' && !request.memberId) throw new ApiError('UNAUTHENTICATED');
-    return flow.handle(ctx, request, reply);
-  });
-
   app.post('/v1/user/login', { config: { auth: 'client' } }, async (request, reply) => {
     const body = ctx.parse<Credentials>('api.user-login.json', request.body);
     const user = await checkCredentials(ctx, body);

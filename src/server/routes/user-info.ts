@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { ApiError } from '../errors';
 import { requireMember } from '../auth';
+import { activeMember } from '../members';
 import type { Db } from '../db/connect';
 import type { User } from '../db/types';
 import { masterOptions, unknownMasterFields } from '../masters';
@@ -41,12 +42,6 @@ export async function userInfo(db: Db, user: User): Promise<UserInfo> {
     purpose_other: user.purpose_other,
     mail_opt: user.mail_opt,
   };
-}
-
-export async function activeMember(db: Db, id: string): Promise<User> {
-  const user = await db.selectFrom('users').selectAll().where('id', '=', id).where('status', '=', 'active').executeTakeFirst();
-  if (!user) throw new ApiError('UNAUTHENTICATED');
-  return user;
 }
 
 export function userInfoRoutes(app: FastifyInstance, ctx: AppContext) {
