@@ -5,15 +5,18 @@
 let pressed = false;
 let waiting: Array<() => void> = [];
 
+function flush() {
+  const run = waiting;
+  waiting = [];
+  run.forEach((fn) => fn());
+}
+
 function release() {
   if (!pressed) return;
   pressed = false;
-  // click is dispatched right after pointerup in the same task; run after it.
-  window.setTimeout(() => {
-    const run = waiting;
-    waiting = [];
-    run.forEach((fn) => fn());
-  }, 0);
+  // The click follows pointerup in the same task: flush once it has reached the window (after the
+  // screen's own handlers); the timeout covers a press that ends in no click.
+  window.setTimeout(flush, 0);
 }
 
 let installed = false;
@@ -23,6 +26,7 @@ function install() {
   document.addEventListener('pointerdown', () => (pressed = true), true);
   document.addEventListener('pointerup', release, true);
   document.addEventListener('pointercancel', release, true);
+  window.addEventListener('click', flush);
 }
 
 /** Runs `fn` now, or — while a pointer is pressed — once it is released and its click is done. */
