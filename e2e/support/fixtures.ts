@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { openDb, type Db } from '../../src/server/db/connect';
 import { createMember } from '../../src/server/seed';
 import { E2E } from './stack-env';
+import { expectAccessible } from './axe';
 
 export interface CaughtMail {
   id: string;
@@ -49,7 +50,7 @@ export const test = base.extend<{ db: Db; member: Member; expectedConsoleErrors:
   /** Console errors a test provokes on purpose (e.g. a screen chunk that fails to load). */
   expectedConsoleErrors: [/(?!)/, { option: true }],
   // Any console.error or uncaught error in the page (or its frames) fails the test.
-  page: async ({ page, expectedConsoleErrors }, use) => {
+  page: async ({ page, expectedConsoleErrors }, use, testInfo) => {
     const errors: string[] = [];
     const unexpected = (text: string) => !NETWORK_LINE.test(text) && !expectedConsoleErrors.test(text);
     page.on('console', (message) => {
@@ -60,6 +61,8 @@ export const test = base.extend<{ db: Db; member: Member; expectedConsoleErrors:
     });
     await use(page);
     expect(errors, 'console.error or an uncaught error in the browser').toEqual([]);
+    // Whatever state a test ends in must be accessible too (tests check the states on the way).
+    if (testInfo.status === 'passed' && !page.isClosed() && page.url().startsWith('http')) await expectAccessible(page, `the end of "${testInfo.title}"`);
   },
   db: async ({}, use) => {
     const db = openDb({ dataDir: E2E.dataDir });

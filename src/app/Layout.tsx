@@ -18,16 +18,25 @@ export function Layout() {
     // A new screen starts at its top, as a page would: the parent keeps its own scroll position
     // otherwise. The very first screen leaves the parent page where the member put it.
     if (firstScreen.current) firstScreen.current = false;
-    else showInParent(0);
+    else {
+      showInParent(0);
+      // Focus starts at the new screen's title, as after a page load, not on the link that left.
+      document.getElementById('page-title')?.focus({ preventScroll: true });
+    }
     reportHeightBurst();
   }, [location.pathname]);
   return (
     <div className="page">
-      <header className="page__header">
+      {/* Named landmarks: inside the parent's frame, the parent page has its own header and main. */}
+      <header className="page__header" aria-label={messages.site.name}>
         <p className="page__site">{messages.site.name}</p>
-        {title && <h1 className="page__title">{title}</h1>}
+        {title && (
+          <h1 id="page-title" className="page__title" tabIndex={-1}>
+            {title}
+          </h1>
+        )}
       </header>
-      <main className="page__main" tabIndex={-1}>
+      <main className="page__main" tabIndex={-1} aria-labelledby={title ? 'page-title' : undefined} aria-label={title ? undefined : messages.site.name}>
         <ScreenErrorBoundary resetKey={location.pathname}>
           <Suspense fallback={<p className="loading">{messages.app.loading}</p>}>
             <Outlet />

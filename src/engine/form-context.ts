@@ -28,3 +28,11 @@ export function errorsVisible(context: unknown, id: string): boolean {
   if (!ctx) return true;
   return ctx.submitted || ctx.serverErrorIds.has(id) || [...ctx.touched].some((t) => t === id || t.startsWith(`${id}_`));
 }
+
+/** The ARIA a control carries about its errors: invalid only while its errors are shown, and
+ *  described by them (the error list exists only then) besides its description and help. */
+export function errorAria(context: unknown, id: string, rawErrors: string[] | undefined, extra: Array<string | undefined> = []) {
+  const shown = !!rawErrors?.length && errorsVisible(context, id);
+  const ids = [shown ? `${id}__error` : undefined, `${id}__description`, `${id}__help`, ...extra].filter(Boolean);
+  return { 'aria-invalid': shown || undefined, 'aria-describedby': ids.join(' ') };
+}

@@ -1,11 +1,11 @@
 import type { WidgetProps } from '@rjsf/utils';
-import { engineContext } from '../form-context';
+import { engineContext, errorAria } from '../form-context';
 
 /** Radio buttons whose options come from a master list ("ui:options": { "master": "mail_opt" }). */
-export default function MasterRadioWidget({ id, value, onChange, onBlur, onFocus, disabled, readonly, options, registry, label }: WidgetProps) {
+export default function MasterRadioWidget({ id, value, onChange, onBlur, onFocus, disabled, readonly, options, registry, label, rawErrors }: WidgetProps) {
   const list = engineContext(registry.formContext)?.masters[String(options.master)] ?? [];
   return (
-    <div className="choices choices--inline" role="radiogroup" aria-label={label} id={id}>
+    <div className="choices choices--inline" role="radiogroup" aria-label={label} id={id} {...errorAria(registry.formContext, id, rawErrors)}>
       {list.map((option, index) => (
         <label key={option.value} className="choice">
           <input

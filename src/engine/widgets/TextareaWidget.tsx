@@ -1,11 +1,12 @@
-import { ariaDescribedByIds, type WidgetProps } from '@rjsf/utils';
+import type { WidgetProps } from '@rjsf/utils';
+import { errorAria } from '../form-context';
 import messages from '../../../messages/ja.json';
 import { format } from '../../shared/format';
 import { useImeSafeText } from '../use-ime-safe-text';
 
 /** Multi-line text: IME-safe, normalised, optionally trimmed on blur, with a character count
  *  against the schema's limits. */
-export default function TextareaWidget({ id, value, onChange, onBlur, onFocus, disabled, readonly, options, schema, placeholder, required, rawErrors }: WidgetProps) {
+export default function TextareaWidget({ id, value, onChange, onBlur, onFocus, disabled, readonly, options, schema, placeholder, required, rawErrors, registry }: WidgetProps) {
   const text = useImeSafeText(value, onChange, options.normalise as string[] | undefined, options.emptyValue);
   const count = [...text.value].length;
   const { minLength, maxLength } = schema;
@@ -20,8 +21,7 @@ export default function TextareaWidget({ id, value, onChange, onBlur, onFocus, d
         disabled={disabled}
         placeholder={placeholder}
         aria-required={required || undefined}
-        aria-invalid={rawErrors?.length ? true : undefined}
-        aria-describedby={`${ariaDescribedByIds(id)} ${id}__count`}
+        {...errorAria(registry.formContext, id, rawErrors, [`${id}__count`])}
         {...text}
         onBlur={(event) => {
           const trimmed = event.target.value.trim();

@@ -68,7 +68,7 @@ export default function ContactScreen() {
       ) : (
         <>
           <p className="lead">{text.lead}</p>
-          <LegalDocument id="privacy" text={privacy} />
+          <LegalDocument id="privacy" text={privacy} level={2} />
           <SchemaForm id="contactPrivacy" form={privacyForm} formData={agreement} onChange={setAgreement} onSubmit={() => undefined} actions={<></>} />
         </>
       )}
