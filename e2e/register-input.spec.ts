@@ -52,3 +52,33 @@ test('a 9th purpose stays ticked with the 1〜8 message; その他 keeps its tex
   await expect(app.getByRole('textbox', { name: 'その他の目的' })).toHaveValue('雪国の暮らしを体験したい');
   await expect(app.locator('[data-field="root_purpose"]').getByRole('alert')).toContainText(fields.$defs.purposeList.errorMessage.maxItems);
 });
+
+test('a reload keeps the address and STEP2 (never the password or the code) and warns before leaving', async ({ page }) => {
+  const framed = await openFramed(page, '/register');
+  await verifyInFrame(page, framed);
+  const { app } = framed;
+  const email = await app.getByRole('textbox', { name: 'メールアドレス', exact: true }).inputValue();
+  await app.getByRole('textbox', { name: 'パスワード', exact: true }).fill('Sample-Pass1!');
+  await app.getByRole('textbox', { name: '姓', exact: true }).fill('佐藤');
+  await app.getByRole('radio', { name: '女性' }).check();
+  await app.getByRole('checkbox', { name: options.purpose[0].label, exact: true }).check();
+  // Leaving now would lose input: the page asks the browser to confirm.
+  const warned = await framed.frame.evaluate(() => {
+    const event = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(event);
+    return event.defaultPrevented;
+  });
+  expect(warned).toBe(true);
+  const stored = await framed.frame.evaluate(() => JSON.stringify(sessionStorage));
+  expect(stored).not.toContain('Sample-Pass1!');
+  expect(stored).not.toMatch(/"code"|verification_code/);
+
+  page.on('dialog', (dialog) => void dialog.accept());
+  await framed.frame.goto(framed.frame.url());
+  await expect(app.getByRole('textbox', { name: 'メールアドレス', exact: true })).toHaveValue(email);
+  await expect(app.getByRole('textbox', { name: 'メールアドレス（確認用）', exact: true })).toHaveValue(email);
+  await expect(app.getByRole('textbox', { name: '姓', exact: true })).toHaveValue('佐藤');
+  await expect(app.getByRole('radio', { name: '女性' })).toBeChecked();
+  await expect(app.getByRole('checkbox', { name: options.purpose[0].label, exact: true })).toBeChecked();
+  await expect(app.getByRole('textbox', { name: 'パスワード', exact: true })).toHaveValue('');
+});

@@ -1,5 +1,5 @@
 // STEP1: the address, entered twice, proven with a mailed 5-digit code.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import * as emailForm from 'virtual:form/register-email';
 import * as codeForm from 'virtual:form/register-code';
 import messages from '../../../messages/ja.json';
@@ -14,7 +14,7 @@ import { useCodedFlow } from '../../app/use-coded-flow';
 const text = messages.register;
 const VERIFY_DELAY_MS = 1000;
 
-interface Address {
+export interface Address {
   email: string;
   email_confirm: string;
 }
@@ -27,11 +27,20 @@ export interface Verified {
   code: string;
 }
 
-export function EmailStep({ onVerified, onReset }: { onVerified: (v: Verified) => void; onReset: () => void }) {
+interface EmailStepProps {
+  onVerified: (v: Verified) => void;
+  onReset: () => void;
+  /** The address from the tab's draft, to verify again. */
+  initialAddress?: Partial<Address>;
+  onAddressChange: (address: Partial<Address>) => void;
+}
+
+export function EmailStep({ onVerified, onReset, initialAddress, onAddressChange }: EmailStepProps) {
   // A refused send's message shows once: on the field when the server names it (an address that
   // is already a member), otherwise under the form.
   const [sendError, setSendError] = useState<string>();
   const flow = useCodedFlow<Address, { code: string }>({
+    initialInput: initialAddress,
     inputFields: ['email', 'email_confirm'],
     send: async ({ email }) => {
       setSendError(undefined);
@@ -51,6 +60,7 @@ export function EmailStep({ onVerified, onReset }: { onVerified: (v: Verified) =
     verifyFailed: (failure) => ({ code: [failure instanceof NoEmail ? messages.verification.noEmail : verificationMessage(failure)] }),
   });
   const { state, phase } = flow;
+  useEffect(() => onAddressChange(state.input), [state.input, onAddressChange]);
   const redo = () => {
     setSendError(undefined);
     flow.redo();

@@ -20,16 +20,33 @@ import { LegalDocument } from '../../app/LegalDocument';
 import { navigateTop } from '../../app/frame';
 import { settings } from '../../api/settings';
 import { startSession } from '../../api/session';
-import { EmailStep, type Verified } from './EmailStep';
+import { EmailStep, type Address, type Verified } from './EmailStep';
+import { useLeaveWarning, useSessionDraft } from '../../app/use-session-draft';
 
 const text = messages.register;
 type Profile = Omit<RegistrationPayload, 'email' | 'verification_code' | 'zip_second' | 'address_second' | 'condition_no_home' | 'condition_not_single_transfer' | 'condition_not_care'> & {
   condition_checked: boolean;
 };
 
+/** Never kept in the tab's draft. */
+const SECRETS = ['password', 'password_confirm', 'code', 'verification_code'] as const;
+
+type Draft = { address: Partial<Address>; profile: Partial<Profile> };
+
+const hasInput = (value: object) => Object.values(value).some((v) => v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0));
+
 export default function RegisterScreen() {
+  // What the member typed survives back/forward and reload in this tab, secrets aside. A
+  // verified address is not (its proof is a code): it comes back filled in, to verify again.
+  const { initial, save: saveDraft, clear: clearDraft } = useSessionDraft<Draft>('register', SECRETS);
   const [verified, setVerified] = useState<Verified | null>(null);
-  const [profile, setProfile] = useState<Partial<Profile>>({});
+  const [address, setAddress] = useState<Partial<Address>>(() => initial?.address ?? {});
+  const [profile, setProfile] = useState<Partial<Profile>>(() => initial?.profile ?? {});
+  const [registered, setRegistered] = useState(false);
+  useEffect(() => {
+    if (!registered) saveDraft({ address, profile });
+  }, [address, profile, registered, saveDraft]);
+  useLeaveWarning(!registered && (hasInput(address) || hasInput(profile)));
   const [agreement, setAgreement] = useState<{ agree?: boolean }>({});
   const [masters, setMasters] = useState<Record<string, MasterOption[]>>({});
   const [mastersError, setMastersError] = useState<string>();
@@ -79,6 +96,8 @@ export default function RegisterScreen() {
       const { token, expires_in } = await registerMember(payload);
       if (!token) return await alert(text.tokenMissing);
       startSession(token, expires_in);
+      setRegistered(true);
+      clearDraft();
       await alert(text.completed);
       navigateTop(settings().siteTopUrl);
     } catch (failure) {
@@ -100,6 +119,8 @@ export default function RegisterScreen() {
         </p>
       )}
       <EmailStep
+        initialAddress={initial?.address}
+        onAddressChange={setAddress}
         onVerified={(v) => {
           setVerified(v);
           setNeedStep1(false);
