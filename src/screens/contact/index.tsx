@@ -18,6 +18,7 @@ import { sendInquiry, type ContactPayload } from '../../api/contact';
 import { useAlert } from '../../app/alert';
 import { LegalDocument } from '../../app/LegalDocument';
 import { token } from '../../api/session';
+import { paths } from '../../app/paths.generated';
 
 const text = messages.contact;
 type Inquiry = Omit<ContactPayload, 'privacy_checked' | 'agree_privacy'>;
@@ -52,7 +53,7 @@ export default function ContactScreen() {
     try {
       const { ticket_no: ticketNo } = await sendInquiry({ ...data, privacy_checked: true, agree_privacy: true });
       await alert(ticketNo ? `${text.done}\n${format(text.doneTicket, { ticketNo })}` : text.done);
-      navigate(token() ? '/mypage' : '/login');
+      navigate(token() ? paths.mypage : paths.login);
     } catch (failure) {
       if (failure instanceof ApiFailure && failure.fields) setServerErrors(failure.fields);
       await alert(failure instanceof ApiFailure && failure.message ? failure.message : text.failed);

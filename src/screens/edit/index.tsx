@@ -12,6 +12,7 @@ import { ApiFailure } from '../../api/client';
 import { updateUserInfo } from '../../api/user-info';
 import { useAlert } from '../../app/alert';
 import { useProfileData } from '../../app/use-profile-data';
+import { paths } from '../../app/paths.generated';
 
 const text = messages.edit;
 
@@ -82,7 +83,7 @@ function EditForm({ user, masters }: { user: UserInfo; masters: Record<string, {
         purpose_other: form.purpose.includes('99') ? (form.purpose_other ?? '') : '',
       });
       await alert(text.done);
-      navigate('/mypage');
+      navigate(paths.mypage);
     } catch (failure) {
       if (failure instanceof ApiFailure && failure.fields) setServerErrors(failure.fields);
       await alert(failure instanceof ApiFailure && failure.isTimeout ? text.timeout : text.failed);
@@ -108,7 +109,7 @@ function EditForm({ user, masters }: { user: UserInfo; masters: Record<string, {
             </p>
           )}
           <div className="actions">
-            <Link className="button" to="/info">
+            <Link className="button" to={paths.info}>
               {text.cancel}
             </Link>
             <button type="submit" className="button button--primary" disabled={busy}>

@@ -14,6 +14,7 @@ import { verificationMessage } from '../../api/verification';
 import { useAlert } from '../../app/alert';
 import { useCodedFlow } from '../../app/use-coded-flow';
 import { CodeEntry } from '../../app/CodeEntry';
+import { paths } from '../../app/paths.generated';
 
 const RESEND_LOCK_SECONDS = 30;
 const text = messages.emailChange;
@@ -39,7 +40,7 @@ function EmailChangeFlow({ currentEmail }: { currentEmail: string }) {
     verify: async ({ email }, { code }) => {
       await confirmEmailChange(email!, code);
       await alert(text.done);
-      navigate('/mypage');
+      navigate(paths.mypage);
     },
     verifyFailed: async (failure) => {
       if (failure instanceof ApiFailure && failure.status > 0 && failure.code !== 'EMAIL_TAKEN') return { code: [verificationMessage(failure)] };

@@ -14,6 +14,7 @@ import { hasLastLogin, startSession } from '../../api/session';
 import { useCodedFlow } from '../../app/use-coded-flow';
 import { CodeEntry } from '../../app/CodeEntry';
 import { useLoginState } from '../../app/login-state';
+import { paths } from '../../app/paths.generated';
 
 const RESEND_LOCK_SECONDS = 30;
 const text = messages.login;
@@ -30,7 +31,7 @@ export default function LoginScreen() {
       throw new AlreadyTold();
     }
     startSession(token, expires_in);
-    navigate(from && !from.startsWith('/login') ? from : '/mypage', { replace: true });
+    navigate(from && !from.startsWith(paths.login) ? from : paths.mypage, { replace: true });
   };
 
   const flow = useCodedFlow<Credentials, { code: string }>({
@@ -97,11 +98,11 @@ export default function LoginScreen() {
         />
       )}
       <div className="links">
-        <Link to="/password_reminder">{text.forgotPassword}</Link>
+        <Link to={paths.passwordReminder}>{text.forgotPassword}</Link>
       </div>
       <div className="register-box">
         <p>{text.registerLead}</p>
-        <Link className="button button--secondary" to="/register">
+        <Link className="button button--secondary" to={paths.register}>
           {text.register}
         </Link>
       </div>

@@ -10,6 +10,7 @@ import { useSessionExpiry } from '../../app/use-session-expiry';
 import { formatDateTime } from '../../app/format-date';
 import { navigateTop } from '../../app/frame';
 import { settings } from '../../api/settings';
+import { paths } from '../../app/paths.generated';
 
 const text = messages.mypage;
 type Loaded<T> = { state: 'loading' } | { state: 'ok'; value: T } | { state: 'error'; message: string };
@@ -48,7 +49,7 @@ export default function MypageScreen() {
       <section className="card notice notice--warning" role="alert">
         <h2>{text.sessionExpiredTitle}</h2>
         <p>{text.sessionExpiredBody}</p>
-        <button type="button" className="button button--primary" onClick={() => navigate('/login')}>
+        <button type="button" className="button button--primary" onClick={() => navigate(paths.login)}>
           {text.toLogin}
         </button>
       </section>
@@ -115,7 +116,7 @@ export default function MypageScreen() {
         </a>
         <p className="field__help">{text.monitorNote}</p>
         <nav className="menu" aria-label={text.menuTitle}>
-          <Link to="/info">{text.info}</Link>
+          <Link to={paths.info}>{text.info}</Link>
           <a
             href={siteTopUrl}
             onClick={(event) => {
@@ -129,10 +130,10 @@ export default function MypageScreen() {
             {text.survey}
             <span className="visually-hidden">{text.newTab}</span>
           </a>
-          <Link to="/contact">{text.contact}</Link>
-          <Link to="/contact_history">{text.contactHistory}</Link>
-          <Link to="/withdraw">{text.withdraw}</Link>
-          <Link to="/logout">{text.logout}</Link>
+          <Link to={paths.contact}>{text.contact}</Link>
+          <Link to={paths.contactHistory}>{text.contactHistory}</Link>
+          <Link to={paths.withdraw}>{text.withdraw}</Link>
+          <Link to={paths.logout}>{text.logout}</Link>
         </nav>
       </section>
     </>

@@ -14,6 +14,7 @@ import { useCodedFlow } from '../../app/use-coded-flow';
 import { CodeEntry } from '../../app/CodeEntry';
 import { navigateTop } from '../../app/frame';
 import { settings } from '../../api/settings';
+import { paths } from '../../app/paths.generated';
 
 const text = messages.passwordReminder;
 const RESEND_LOCK_SECONDS = 60;
@@ -55,7 +56,7 @@ export default function PasswordReminderScreen() {
       <section className="card">
         <h2 className="card__title">{text.doneTitle}</h2>
         <p>{text.doneBody}</p>
-        <button type="button" className="button button--primary" onClick={() => navigateTop('/mypage')}>
+        <button type="button" className="button button--primary" onClick={() => navigateTop(paths.mypage)}>
           {text.toLogin}
         </button>
       </section>
