@@ -38,7 +38,13 @@ export function Layout() {
       </header>
       <main className="page__main" tabIndex={-1} aria-labelledby={title ? 'page-title' : undefined} aria-label={title ? undefined : messages.site.name}>
         <ScreenErrorBoundary resetKey={location.pathname}>
-          <Suspense fallback={<p className="loading">{messages.app.loading}</p>}>
+          <Suspense
+            fallback={
+              <div className="spinner" role="status" aria-label={messages.app.loading}>
+                <span className="spinner__circle" />
+              </div>
+            }
+          >
             <Outlet />
           </Suspense>
         </ScreenErrorBoundary>

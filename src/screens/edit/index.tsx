@@ -49,7 +49,8 @@ function toFormData(user: UserInfo): Partial<EditData> {
     job: user.job,
     industry: user.industry,
     industry_other: optional(user.industry_other),
-    zip_current: user.zip_current,
+    // Shown as the member reads it elsewhere (info: 〒100-0001); sent without the hyphen.
+    zip_current: user.zip_current.replace(/^(\d{3})(\d{4})$/, '$1-$2'),
     address_current: user.address_current,
     phone: user.phone,
     amc: optional(user.amc),
