@@ -12,7 +12,7 @@ test('the frame shrinks after a long page, and back shows the login page at the 
   await app.getByRole('link', { name: '無料会員登録' }).click();
   await expect(app.getByRole('heading', { name: '会員登録', exact: true })).toBeVisible();
   await expect.poll(() => frameHeight(framed)).toBeGreaterThan(2500);
-  await scrollParentToBottom(page);
+  await scrollParentToBottom(page, framed);
 
   // The browser's back button: the joint history steps back inside the frame.
   await page.evaluate(() => history.back());
@@ -28,16 +28,16 @@ test('each screen opens at its top; the first error and dialogs come where the m
   const { app } = framed;
   await loginInFrame(page, framed, member);
   await expect(app.getByText(/ようこそ、.+様/)).toBeVisible();
-  await scrollParentToBottom(page);
+  await scrollParentToBottom(page, framed);
   await app.getByRole('link', { name: '会員情報の確認・変更' }).click();
   await expectInParentView(page, framed, app.getByRole('heading', { name: '会員情報', level: 1 }));
 
-  await scrollParentToBottom(page);
+  await scrollParentToBottom(page, framed);
   await app.getByRole('link', { name: '会員情報を変更する' }).click();
   const family = app.getByRole('textbox', { name: '姓', exact: true });
   await expectInParentView(page, framed, family);
   await family.fill('');
-  await scrollParentToBottom(page);
+  await scrollParentToBottom(page, framed);
   await app.getByRole('button', { name: '更新する' }).click();
 
   await expect(family).toBeFocused();
@@ -45,7 +45,7 @@ test('each screen opens at its top; the first error and dialogs come where the m
   await expect(family).toHaveAttribute('aria-invalid', 'true');
 
   await family.fill('鈴木');
-  await scrollParentToBottom(page);
+  await scrollParentToBottom(page, framed);
   await app.getByRole('button', { name: '更新する' }).click();
   const dialog = app.getByRole('alertdialog');
   await expect(dialog).toContainText('会員情報の更新が完了しました。');
@@ -71,7 +71,7 @@ test('withdrawal clears token, cookies and session storage before its dialog, wh
   await expect(app.getByRole('textbox', { name: 'パスワード' })).toBeFocused();
 
   await app.getByRole('textbox', { name: 'パスワード' }).fill(member.password);
-  await scrollParentToBottom(page);
+  await scrollParentToBottom(page, framed);
   await app.getByRole('button', { name: '退会する' }).click();
   const dialog = app.getByRole('alertdialog');
   await expect(dialog).toContainText('退会しました');

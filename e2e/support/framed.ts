@@ -48,8 +48,22 @@ export async function expectInParentView(page: Page, framed: Framed, inner: Loca
     .toBe(true);
 }
 
-/** Scrolls the parent page to its bottom, as a member who read down a long page. */
-export const scrollParentToBottom = (page: Page) => page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+/** Waits until the frame's height follows its content (after a change, the report takes ~60 ms). */
+export async function frameSettled(framed: Framed) {
+  await expect
+    .poll(async () => {
+      const content = await framed.frame.evaluate(() => Math.ceil(document.getElementById('root')!.getBoundingClientRect().height));
+      return (await frameHeight(framed)) === Math.max(800, content);
+    })
+    .toBe(true);
+}
+
+/** Scrolls the parent page to its bottom, as a member who read down a long page (once the
+ *  frame has its height: a frame still shrinking would move what the next click aims at). */
+export async function scrollParentToBottom(page: Page, framed: Framed) {
+  await frameSettled(framed);
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+}
 
 /** Logs in inside the frame with the mailed code (the n-th mail to the member). */
 export async function loginInFrame(page: Page, framed: Framed, member: { email: string; password: string }, mailCount = 1) {
