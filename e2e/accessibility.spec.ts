@@ -50,6 +50,7 @@ test('login: focus goes to the code boxes when they open; a dialog gives focus b
 
   await app.getByRole('button', { name: '最初からやり直す' }).click();
   await expect(app.getByRole('textbox', { name: 'メールアドレス' })).toHaveValue('');
+  await expect(app.getByRole('textbox', { name: 'メールアドレス' })).toBeFocused();
   // A fresh page: after axe has run in the frame, Playwright's next click on the code form's
   // button is not delivered (not seen without axe, by hand or in the other specs).
   framed = await openFramed(page, '/login');

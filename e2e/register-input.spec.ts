@@ -20,6 +20,8 @@ async function verifyInFrame(page: Page, framed: Framed) {
   await page.keyboard.type(code);
   await app.getByRole('button', { name: '認証コードを登録' }).click();
   await expect(app.getByText('メールアドレスの認証が完了しました。', { exact: false })).toBeVisible();
+  // STEP2 opens and the member goes on at its first field.
+  await expect(app.getByRole('textbox', { name: 'パスワード', exact: true })).toBeFocused();
 }
 
 test('clicking a radio right after leaving an empty required field ticks that radio', async ({ page }) => {

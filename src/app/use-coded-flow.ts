@@ -1,7 +1,7 @@
 // The coded-flow machine (coded-flow.ts) with its effects: each screen configures what sending
 // and verifying do and how their failures map to field errors; the hook owns the phase, the
 // busy flag, both error sets, the resend countdown, redo and the read-only input.
-import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
+import { useCallback, useMemo, useReducer, useRef } from 'react';
 import type { UiSchema } from '@rjsf/utils';
 import type { FieldErrors } from '../shared/validation/field-errors';
 import { codedFlowReducer, initialCodedState, isBusy, showsCode, type CodedState } from './coded-flow';
@@ -25,6 +25,8 @@ export interface CodedFlowConfig<I, C> {
   /** The input form's fields, made read-only while the code step is open. */
   inputFields: string[];
   initialInput?: Partial<I>;
+  /** The input form's id: focus returns to its first field when the member starts again. */
+  inputFormId: string;
 }
 
 export function useCodedFlow<I extends object, C extends object>(config: CodedFlowConfig<I, C>) {
@@ -64,6 +66,8 @@ export function useCodedFlow<I extends object, C extends object>(config: CodedFl
     const { config: c, state: s } = latest.current;
     dispatch({ type: 'REDO', input: c.keepOnRedo?.(s.input) });
     reset();
+    // After the re-render that made the input form editable again.
+    window.setTimeout(() => firstField(c.inputFormId)?.focus());
   }, [reset]);
 
   const readOnly = useReadOnly(config.inputFields, state);
@@ -91,9 +95,5 @@ function useReadOnly(fields: string[], state: CodedState<unknown, unknown>): UiS
   return locked ? overrides : undefined;
 }
 
-/** Moves focus to the first control of a form when `when` turns true (a step has opened). */
-export function useFocusOnOpen(formId: string, when: boolean) {
-  useEffect(() => {
-    if (when) document.getElementById(formId)?.querySelector<HTMLElement>('input:not([readonly]), select, textarea')?.focus();
-  }, [formId, when]);
-}
+const firstField = (formId: string) =>
+  document.getElementById(formId)?.querySelector<HTMLElement>('input:not([readonly]):not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([readonly])');

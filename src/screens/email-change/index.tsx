@@ -30,6 +30,7 @@ function EmailChangeFlow({ currentEmail }: { currentEmail: string }) {
   const flow = useCodedFlow<Address, { code: string }>({
     initialInput: { current_email: currentEmail },
     keepOnRedo: () => ({ current_email: currentEmail }),
+    inputFormId: 'emailChangeForm',
     inputFields: ['email'],
     resendSeconds: RESEND_LOCK_SECONDS,
     send: ({ email }) => sendEmailChangeCode(email).then(() => undefined),

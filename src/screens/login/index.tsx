@@ -35,6 +35,7 @@ export default function LoginScreen() {
   };
 
   const flow = useCodedFlow<Credentials, { code: string }>({
+    inputFormId: 'loginForm',
     inputFields: ['email', 'password'],
     resendSeconds: RESEND_LOCK_SECONDS,
     send: async (credentials) => {

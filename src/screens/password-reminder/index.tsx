@@ -30,6 +30,7 @@ interface NewPassword {
 export default function PasswordReminderScreen() {
   const alert = useAlert();
   const flow = useCodedFlow<Identity, NewPassword>({
+    inputFormId: 'resetIdentityForm',
     inputFields: ['email', 'birthday', 'phone'],
     resendSeconds: RESEND_LOCK_SECONDS,
     send: (who) => sendResetCode(who).then(() => undefined),
@@ -54,7 +55,10 @@ export default function PasswordReminderScreen() {
   if (phase === 'done') {
     return (
       <section className="card">
-        <h2 className="card__title">{text.doneTitle}</h2>
+        {/* The step's outcome takes focus, so it is what a screen reader reads next. */}
+        <h2 className="card__title" tabIndex={-1} ref={(heading) => heading?.focus()}>
+          {text.doneTitle}
+        </h2>
         <p>{text.doneBody}</p>
         <button type="button" className="button button--primary" onClick={() => navigateTop(paths.mypage)}>
           {text.toLogin}

@@ -41,6 +41,7 @@ export function EmailStep({ onVerified, onReset, initialAddress, onAddressChange
   const [sendError, setSendError] = useState<string>();
   const flow = useCodedFlow<Address, { code: string }>({
     initialInput: initialAddress,
+    inputFormId: 'registerEmailForm',
     inputFields: ['email', 'email_confirm'],
     send: async ({ email }) => {
       setSendError(undefined);

@@ -47,6 +47,10 @@ export default function RegisterScreen() {
     if (!registered) saveDraft({ address, profile });
   }, [address, profile, registered, saveDraft]);
   useLeaveWarning(!registered && (hasInput(address) || hasInput(profile)));
+  // STEP2 opens once the address is verified: the member goes on at its first field.
+  useEffect(() => {
+    if (verified) document.querySelector<HTMLElement>('#registerProfileForm input:not([type="hidden"])')?.focus();
+  }, [verified]);
   const [agreement, setAgreement] = useState<{ agree?: boolean }>({});
   const [masters, setMasters] = useState<Record<string, MasterOption[]>>({});
   const [mastersError, setMastersError] = useState<string>();
