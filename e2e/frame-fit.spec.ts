@@ -20,7 +20,7 @@ test('the frame shrinks after a long page, and back shows the login page at the 
   await expect(heading).toBeVisible();
   const contentHeight = await framed.frame.evaluate(() => document.getElementById('root')!.getBoundingClientRect().height);
   await expect.poll(() => frameHeight(framed)).toBe(Math.max(800, Math.ceil(contentHeight)));
-  await expectInParentView(page, framed, heading);
+  await expectInParentView(page, heading);
 });
 
 test('each screen opens at its top; the first error and dialogs come where the member is looking', async ({ page, member }) => {
@@ -30,18 +30,18 @@ test('each screen opens at its top; the first error and dialogs come where the m
   await expect(app.getByText(/ようこそ、.+様/)).toBeVisible();
   await scrollParentToBottom(page, framed);
   await app.getByRole('link', { name: '会員情報の確認・変更' }).click();
-  await expectInParentView(page, framed, app.getByRole('heading', { name: '会員情報', level: 1 }));
+  await expectInParentView(page, app.getByRole('heading', { name: '会員情報', level: 1 }));
 
   await scrollParentToBottom(page, framed);
   await app.getByRole('link', { name: '会員情報を変更する' }).click();
   const family = app.getByRole('textbox', { name: '姓', exact: true });
-  await expectInParentView(page, framed, family);
+  await expectInParentView(page, family);
   await family.fill('');
   await scrollParentToBottom(page, framed);
   await app.getByRole('button', { name: '更新する' }).click();
 
   await expect(family).toBeFocused();
-  await expectInParentView(page, framed, family);
+  await expectInParentView(page, family);
   await expect(family).toHaveAttribute('aria-invalid', 'true');
 
   await family.fill('鈴木');
@@ -49,11 +49,11 @@ test('each screen opens at its top; the first error and dialogs come where the m
   await app.getByRole('button', { name: '更新する' }).click();
   const dialog = app.getByRole('alertdialog');
   await expect(dialog).toContainText('会員情報の更新が完了しました。');
-  await expectInParentView(page, framed, dialog);
+  await expectInParentView(page, dialog);
   await expect(app.getByRole('button', { name: 'OK' })).toBeFocused();
   await app.getByRole('button', { name: 'OK' }).click();
   await expect.poll(() => new URL(framed.frame.url()).pathname).toBe('/user/mypage');
-  await expectInParentView(page, framed, app.getByRole('heading', { name: 'マイページ', level: 1 }));
+  await expectInParentView(page, app.getByRole('heading', { name: 'マイページ', level: 1 }));
 });
 
 test('withdrawal clears token, cookies and session storage before its dialog, which shows in view', async ({ page, member }) => {
@@ -78,7 +78,7 @@ test('withdrawal clears token, cookies and session storage before its dialog, wh
   expect(await framed.frame.evaluate(() => [localStorage.getItem('token'), sessionStorage.length])).toEqual([null, 0]);
   const cookies = await page.context().cookies(E2E.appUrl);
   expect(cookies.filter((c) => c.name.startsWith('ak_'))).toEqual([]);
-  await expectInParentView(page, framed, dialog);
+  await expectInParentView(page, dialog);
   await app.getByRole('button', { name: 'OK' }).click();
   await expect(page).toHaveURL(`${E2E.parentUrl}/`);
 });

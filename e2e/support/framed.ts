@@ -30,19 +30,18 @@ export async function openFramed(page: Page, path?: string): Promise<Framed> {
 export const frameHeight = (framed: Framed) => framed.element.evaluate((el) => parseInt((el as HTMLElement).style.height, 10));
 
 /** Where a locator inside the frame is on the parent's viewport: its top and bottom in px. */
-export async function placeInParent(page: Page, framed: Framed, inner: Locator) {
-  const outer = await framed.element.boundingBox();
+export async function placeInParent(page: Page, inner: Locator) {
+  // boundingBox() of an element in a frame is relative to the main page's viewport.
   const box = await inner.boundingBox();
-  if (!outer || !box) throw new Error('not laid out');
-  // boundingBox() is already relative to the main frame's viewport.
+  if (!box) throw new Error('not laid out');
   return { top: box.y, bottom: box.y + box.height, viewport: page.viewportSize()!.height };
 }
 
 /** Passes when the whole of `inner` (a locator in the frame) is inside the parent's viewport. */
-export async function expectInParentView(page: Page, framed: Framed, inner: Locator) {
+export async function expectInParentView(page: Page, inner: Locator) {
   await expect
     .poll(async () => {
-      const place = await placeInParent(page, framed, inner);
+      const place = await placeInParent(page, inner);
       return place.top >= 0 && place.bottom <= place.viewport;
     }, { message: 'element within the parent page viewport' })
     .toBe(true);
