@@ -36,6 +36,7 @@ import { installIpLimit } from './limits/ip-limit';
 import { sweepRateLimits } from './limits/kysely-store';
 import { createOutbox } from './mail/outbox';
 import type { Redis } from 'ioredis';
+import { verifyRoutes } from './routes/verify';
 
 export interface BuildOptions {
   db: Db;
@@ -206,6 +207,7 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
 
   healthRoutes(app, ctx);
   userAuthRoutes(app, ctx);
+  verifyRoutes(app, ctx);
   userInfoRoutes(app, ctx);
   registrationRoutes(app, ctx);
   masterRoutes(app, ctx);

@@ -1,9 +1,14 @@
 // Master option lists: stored in the database, seeded (and kept in step) at every start from
 // schemas/masters/options.json, the file product owners edit.
+import type { Kysely } from 'kysely';
 import { loadMasterLists } from '../shared/validation/schema-files';
-import type { Db } from './db/connect';
+import type { Database } from './db/types';
 
 import { MASTER_NAMES, type MasterName } from '../shared/api-types';
+
+// Kysely<Database> rather than connect.ts's Db: connect.ts seeds the masters, so importing it
+// back would be a cycle.
+type Db = Kysely<Database>;
 
 export { MASTER_NAMES, type MasterName };
 export interface MasterOption {

@@ -1,6 +1,6 @@
 import type { WidgetProps } from '@rjsf/utils';
 import messages from '../../../messages/ja.json';
-import { engineContext, masterName } from '../form-context';
+import { engineContext, errorAria, masterName } from '../form-context';
 
 /** A select whose options come from a master list (the list its schema names in `x-master`). */
 export default function MasterSelectWidget({ id, value, onChange, onBlur, onFocus, disabled, readonly, schema, registry, required, rawErrors }: WidgetProps) {
@@ -12,7 +12,7 @@ export default function MasterSelectWidget({ id, value, onChange, onBlur, onFocu
       value={value ?? ''}
       disabled={disabled || readonly}
       aria-required={required || undefined}
-      aria-invalid={rawErrors?.length ? true : undefined}
+      {...errorAria(registry.formContext, id, rawErrors)}
       onChange={(event) => onChange(event.target.value === '' ? undefined : event.target.value)}
       onBlur={() => onBlur(id, value)}
       onFocus={() => onFocus(id, value)}
