@@ -3,6 +3,8 @@
 // code imports neither side.
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import { importX } from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
 /** Relative imports that climb out of the file's folder into one of `folders` under src/. */
 const into = (...folders) => `^(\\.\\./)+(${folders.join('|')})(/|$)`;
@@ -20,6 +22,35 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true }],
       'no-restricted-globals': ['error', { name: 'alert', message: 'Use useAlert() from src/app/alert.' }],
+    },
+  },
+  {
+    // No import cycles anywhere, and the layers in one direction: screens → app → api → shared.
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      ...importX.flatConfigs.typescript.settings,
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            { target: './src/api', from: ['./src/app', './src/screens', './src/engine'], message: 'The API client sits below the app shell and the screens.' },
+            { target: './src/app', from: './src/screens', message: 'The app shell loads screens by the catalogue, never imports them.' },
+            { target: './src/engine', from: ['./src/app', './src/api', './src/screens'], message: 'The engine knows no screen, app shell or API.' },
+            { target: './src/shared', from: ['./src/app', './src/api', './src/engine', './src/screens', './src/server'], message: 'Shared code imports neither side.' },
+            { target: './src/server', from: ['./src/app', './src/api', './src/engine', './src/screens'], message: 'The server imports no client code.' },
+            {
+              target: './src/server/routes/!(verify).ts',
+              from: './src/server/routes',
+              message: 'Route modules never import each other: move what they share to a domain module (e.g. src/server/members.ts).',
+            },
+          ],
+        },
+      ],
     },
   },
   boundary(['src/server/**'], into('app', 'engine', 'screens', 'api', 'main'), 'The server must not import client code.'),

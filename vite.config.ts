@@ -32,5 +32,6 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     fileParallelism: false,
+    setupFiles: ['tests/support/fail-on-console-error.ts'],
   },
 });

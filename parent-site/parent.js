@@ -1,16 +1,31 @@
 // The parent site's side of the frame protocol: resize the iframe to the height the app
-// reports, and navigate when the app asks for "top window" navigation. Messages from any other
-// origin are ignored.
+// reports, bring the part of the frame the app asks for into view (the top after each of its
+// navigations, a dialog that opens, the first error of a form), and navigate when the app asks
+// for "top window" navigation. Messages from any other origin are ignored.
 (function () {
   var frame = document.getElementById('member-frame');
   var appOrigin = new URL(frame.getAttribute('data-app-origin')).origin;
+  var MARGIN = 16;
+
+  function show(top, height) {
+    var frameTop = frame.getBoundingClientRect().top;
+    var start = frameTop + top;
+    var end = start + Math.min(height, window.innerHeight - 2 * MARGIN);
+    // Scroll only when the asked part is not already in view, so the page never jumps needlessly.
+    if (start < 0 || end > window.innerHeight) window.scrollBy({ top: start - MARGIN, behavior: 'instant' });
+  }
+
   window.addEventListener('message', function (event) {
     if (event.origin !== appOrigin || !event.data || typeof event.data !== 'object') return;
-    if (event.data.type === 'member-site:height' && typeof event.data.height === 'number') {
-      frame.style.height = Math.max(800, Math.ceil(event.data.height)) + 'px';
+    var data = event.data;
+    if (data.type === 'member-site:height' && typeof data.height === 'number') {
+      frame.style.height = Math.max(800, Math.ceil(data.height)) + 'px';
     }
-    if (event.data.type === 'member-site:navigate' && typeof event.data.url === 'string') {
-      var target = new URL(event.data.url, window.location.href);
+    if (data.type === 'member-site:scroll' && typeof data.top === 'number') {
+      show(Math.max(0, data.top), typeof data.height === 'number' ? Math.max(0, data.height) : 0);
+    }
+    if (data.type === 'member-site:navigate' && typeof data.url === 'string') {
+      var target = new URL(data.url, window.location.href);
       if (target.origin === window.location.origin) {
         window.location.href = target.href;
       } else if (target.origin === appOrigin) {

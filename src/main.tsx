@@ -3,7 +3,8 @@ import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { AppRoutes, basePath } from './app/router';
 import { AlertProvider } from './app/alert';
-import { startHeightReporting } from './app/frame';
+import { showElement, startHeightReporting } from './app/frame';
+import { RevealContext } from './engine/reveal';
 import './app/styles.css';
 
 startHeightReporting();
@@ -14,11 +15,13 @@ const root = createRoot(document.getElementById('root')!);
 startTransition(() =>
   root.render(
     <StrictMode>
-      <AlertProvider>
-        <BrowserRouter basename={basePath}>
-          <AppRoutes />
-        </BrowserRouter>
-      </AlertProvider>
+      <RevealContext.Provider value={showElement}>
+        <AlertProvider>
+          <BrowserRouter basename={basePath}>
+            <AppRoutes />
+          </BrowserRouter>
+        </AlertProvider>
+      </RevealContext.Provider>
     </StrictMode>,
   ),
 );

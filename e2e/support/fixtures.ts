@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { openDb, type Db } from '../../src/server/db/connect';
 import { createMember } from '../../src/server/seed';
 import { E2E } from './stack-env';
+import { expectAccessible } from './axe';
 
 export interface CaughtMail {
   id: string;
@@ -42,7 +43,27 @@ export interface Member {
   id: string;
 }
 
-export const test = base.extend<{ db: Db; member: Member }>({
+/** Chromium's own line for every 4xx/5xx answer: the API answers 400/401 in normal use. */
+const NETWORK_LINE = /^Failed to load resource: the server responded with a status of \d+/;
+
+export const test = base.extend<{ db: Db; member: Member; expectedConsoleErrors: RegExp }>({
+  /** Console errors a test provokes on purpose (e.g. a screen chunk that fails to load). */
+  expectedConsoleErrors: [/(?!)/, { option: true }],
+  // Any console.error or uncaught error in the page (or its frames) fails the test.
+  page: async ({ page, expectedConsoleErrors }, use, testInfo) => {
+    const errors: string[] = [];
+    const unexpected = (text: string) => !NETWORK_LINE.test(text) && !expectedConsoleErrors.test(text);
+    page.on('console', (message) => {
+      if (message.type() === 'error' && unexpected(message.text())) errors.push(message.text());
+    });
+    page.on('pageerror', (error) => {
+      if (unexpected(error.message)) errors.push(error.message);
+    });
+    await use(page);
+    expect(errors, 'console.error or an uncaught error in the browser').toEqual([]);
+    // Whatever state a test ends in must be accessible too (tests check the states on the way).
+    if (testInfo.status === 'passed' && !page.isClosed() && page.url().startsWith('http')) await expectAccessible(page, `the end of "${testInfo.title}"`);
+  },
   db: async ({}, use) => {
     const db = openDb({ dataDir: E2E.dataDir });
     await use(db);

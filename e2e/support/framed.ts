@@ -30,26 +30,39 @@ export async function openFramed(page: Page, path?: string): Promise<Framed> {
 export const frameHeight = (framed: Framed) => framed.element.evaluate((el) => parseInt((el as HTMLElement).style.height, 10));
 
 /** Where a locator inside the frame is on the parent's viewport: its top and bottom in px. */
-export async function placeInParent(page: Page, framed: Framed, inner: Locator) {
-  const outer = await framed.element.boundingBox();
+export async function placeInParent(page: Page, inner: Locator) {
+  // boundingBox() of an element in a frame is relative to the main page's viewport.
   const box = await inner.boundingBox();
-  if (!outer || !box) throw new Error('not laid out');
-  // boundingBox() is already relative to the main frame's viewport.
+  if (!box) throw new Error('not laid out');
   return { top: box.y, bottom: box.y + box.height, viewport: page.viewportSize()!.height };
 }
 
 /** Passes when the whole of `inner` (a locator in the frame) is inside the parent's viewport. */
-export async function expectInParentView(page: Page, framed: Framed, inner: Locator) {
+export async function expectInParentView(page: Page, inner: Locator) {
   await expect
     .poll(async () => {
-      const place = await placeInParent(page, framed, inner);
+      const place = await placeInParent(page, inner);
       return place.top >= 0 && place.bottom <= place.viewport;
     }, { message: 'element within the parent page viewport' })
     .toBe(true);
 }
 
-/** Scrolls the parent page to its bottom, as a member who read down a long page. */
-export const scrollParentToBottom = (page: Page) => page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+/** Waits until the frame's height follows its content (after a change, the report takes ~60 ms). */
+export async function frameSettled(framed: Framed) {
+  await expect
+    .poll(async () => {
+      const content = await framed.frame.evaluate(() => Math.ceil(document.getElementById('root')!.getBoundingClientRect().height));
+      return (await frameHeight(framed)) === Math.max(800, content);
+    })
+    .toBe(true);
+}
+
+/** Scrolls the parent page to its bottom, as a member who read down a long page (once the
+ *  frame has its height: a frame still shrinking would move what the next click aims at). */
+export async function scrollParentToBottom(page: Page, framed: Framed) {
+  await frameSettled(framed);
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+}
 
 /** Logs in inside the frame with the mailed code (the n-th mail to the member). */
 export async function loginInFrame(page: Page, framed: Framed, member: { email: string; password: string }, mailCount = 1) {

@@ -1,11 +1,14 @@
 // The one API client. It adds the client credential or the member's bearer token, and turns
 // every failure into an ApiFailure carrying the server's Japanese message and field errors.
+// A member call that finds the session gone (no token here, or a 401 from the server) ends the
+// session in one place and never settles: the app shell takes the member to login, so no screen
+// handles a dead session, and no screen retries into it.
 import redaxios from 'redaxios';
 import messages from '../../messages/ja.json';
 import { format } from '../shared/format';
 import type { FieldErrors } from '../shared/validation/field-errors';
-import { settings } from '../app/settings';
-import { token } from '../app/session';
+import { settings } from './settings';
+import { sessionEndedByServer, token } from './session';
 
 export type Auth = 'client' | 'member' | 'none' | 'member-or-client';
 
@@ -34,12 +37,19 @@ interface ErrorBody {
   fields?: FieldErrors;
 }
 
-function headersFor(auth: Auth): Record<string, string> {
-  const bearer = token();
+function headersFor(auth: Auth, bearer: string | null): Record<string, string> {
   if ((auth === 'member' || auth === 'member-or-client') && bearer) return { Authorization: `Bearer ${bearer}` };
-  if (auth === 'member') throw new ApiFailure(messages.api.UNAUTHENTICATED, 401, 'UNAUTHENTICATED');
   if (auth === 'client' || auth === 'member-or-client') return { 'X-Client-Key': settings().clientKey };
   return {};
+}
+
+/** The server's answers that mean the bearer token no longer opens a session. */
+const SESSION_GONE = new Set(['UNAUTHENTICATED', 'SESSION_EXPIRED']);
+
+/** The session is over: end it once and leave the caller waiting while the app leaves the screen. */
+function sessionGone(): Promise<never> {
+  sessionEndedByServer();
+  return new Promise<never>(() => undefined);
 }
 
 export interface CallOptions {
@@ -47,9 +57,13 @@ export interface CallOptions {
   body?: unknown;
   params?: Record<string, string | number>;
   timeoutMs?: number;
+  /** Logout ends the session itself: a dead session is then a plain failure, not a redirect. */
+  sessionGoneFails?: boolean;
 }
 
 export async function call<T>(method: 'get' | 'post' | 'put', path: string, options: CallOptions): Promise<T> {
+  const bearer = token();
+  if (options.auth === 'member' && !bearer && !options.sessionGoneFails) return sessionGone();
   const controller = new AbortController();
   const timer = options.timeoutMs ? window.setTimeout(() => controller.abort(), options.timeoutMs) : undefined;
   try {
@@ -58,7 +72,7 @@ export async function call<T>(method: 'get' | 'post' | 'put', path: string, opti
       url: `/v1${path}`,
       data: options.body,
       params: options.params,
-      headers: headersFor(options.auth),
+      headers: headersFor(options.auth, bearer),
       withCredentials: true,
       // redaxios has no `signal` option; its `fetch` option lets the time-out abort the request.
       fetch: (url: RequestInfo | URL, init?: RequestInit) => fetch(url, { ...init, signal: controller.signal }),
@@ -70,6 +84,7 @@ export async function call<T>(method: 'get' | 'post' | 'put', path: string, opti
     const response = thrown as { status?: number; data?: ErrorBody | string };
     if (!response || typeof response.status !== 'number') throw new ApiFailure(messages.client.network, 0, 'NETWORK');
     const body = typeof response.data === 'object' && response.data ? response.data : {};
+    if (response.status === 401 && bearer && SESSION_GONE.has(body.code ?? '') && !options.sessionGoneFails) return sessionGone();
     const text = body.error ?? body.message ?? format(messages.client.httpStatus, { status: response.status });
     throw new ApiFailure(text, response.status, body.code, body.fields);
   } finally {

@@ -1,5 +1,6 @@
 import { call } from './client';
-import { routeSetting } from '../app/catalogue';
+import catalogue from '../../schemas/catalogue.json';
+import { routeSettingOf } from '../shared/route-settings';
 
 /** The specification's contact payload; purpose_detail is the inquiry text. */
 export interface ContactPayload {
@@ -27,7 +28,7 @@ export interface InquiryItem {
 }
 
 /** Inquiries a page of the history shows (the catalogue's contact_history pageSize). */
-export const CONTACT_PAGE_SIZE = routeSetting('contact_history', 'pageSize');
+export const CONTACT_PAGE_SIZE = routeSettingOf(catalogue, 'contact_history', 'pageSize');
 
 export const getInquiries = (page: number, status: string) =>
   call<InquiryItem[]>('get', '/user/contact/list', { auth: 'member', params: { page, size: CONTACT_PAGE_SIZE, status } });

@@ -12,4 +12,4 @@ export const sendLoginCode = (body: Credentials) => call<unknown>('post', '/user
 export const login = (body: Credentials & { code?: string }) =>
   call<{ token?: string; expires_in?: number }>('post', '/user/login', { auth: 'client', body });
 
-export const logout = () => call<void>('post', '/user/logout', { auth: 'member' });
+export const logout = () => call<void>('post', '/user/logout', { auth: 'member', sessionGoneFails: true });

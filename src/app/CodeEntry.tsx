@@ -1,6 +1,8 @@
 // The step every coded flow shares: a notice that the code was sent, the 5-box code form, a
-// resend button locked by a visible countdown, and a button to start again.
-import type { ReactNode } from 'react';
+// resend button locked by a visible countdown, and a button to start again. When it opens, focus
+// moves to the first code box and the step is brought into the member's view.
+import { useEffect, useRef, type ReactNode } from 'react';
+import { showElement } from './frame';
 import { SchemaForm, type FormModule } from '../engine/SchemaForm';
 import { format } from '../shared/format';
 import type { FieldErrors } from '../shared/validation/field-errors';
@@ -20,9 +22,14 @@ export interface CodeEntryProps<T extends object> {
 }
 
 export function CodeEntry<T extends object>({ id, notice, form, formData, onChange, onSubmit, serverErrors, busy, resend, redo }: CodeEntryProps<T>) {
+  const noticeRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    document.getElementById(id)?.querySelector<HTMLElement>('input:not([readonly])')?.focus({ preventScroll: true });
+    if (noticeRef.current) showElement(noticeRef.current);
+  }, [id]);
   return (
     <>
-      <p className="notice notice--info" role="status">
+      <p ref={noticeRef} className="notice notice--info" role="status">
         {notice}
       </p>
       <SchemaForm id={id} form={form} formData={formData} onChange={onChange} onSubmit={onSubmit} serverErrors={serverErrors} busy={busy} />

@@ -10,7 +10,10 @@ export interface LegalText {
   supplementary?: string;
 }
 
-export function LegalDocument({ text, id, onReadToEnd }: { text: LegalText; id: string; onReadToEnd?: () => void }) {
+/** `level` is the heading level of the document's title, one below the heading it sits under. */
+export function LegalDocument({ text, id, onReadToEnd, level = 3 }: { text: LegalText; id: string; onReadToEnd?: () => void; level?: 2 | 3 }) {
+  const Title = `h${level}` as const;
+  const Article = `h${level + 1}` as 'h3' | 'h4';
   return (
     <div
       className="legal"
@@ -23,12 +26,12 @@ export function LegalDocument({ text, id, onReadToEnd }: { text: LegalText; id: 
         if (box.scrollTop + box.clientHeight >= box.scrollHeight - 8) onReadToEnd?.();
       }}
     >
-      <h3 className="legal__title">{text.title}</h3>
+      <Title className="legal__title">{text.title}</Title>
       {text.preamble && <p>{text.preamble}</p>}
       {text.paragraphs?.map((p) => <p key={p}>{p}</p>)}
       {text.articles?.map((article) => (
         <section key={article.number} className="legal__article">
-          <h4>{format(messages.legal.articleHeading, { number: article.number, heading: article.heading })}</h4>
+          <Article>{format(messages.legal.articleHeading, { number: article.number, heading: article.heading })}</Article>
           {article.paragraphs.length === 1 ? (
             <p>{article.paragraphs[0]}</p>
           ) : (

@@ -1,4 +1,5 @@
 import catalogue from '../../schemas/catalogue.json';
+import { routeSettingOf } from '../shared/route-settings';
 
 export type Access = 'public' | 'member';
 
@@ -18,8 +19,4 @@ export const indexPath = `/${catalogue.index}`;
 export const loginPath = `/${catalogue.loginPath}`;
 
 /** A route's setting from the catalogue (e.g. routeSetting('login', 'resendLockSeconds')). */
-export function routeSetting(path: string, name: string): number {
-  const value = routes.find((route) => route.path === path)?.settings?.[name];
-  if (typeof value !== 'number') throw new Error(`The catalogue route ${path} has no settings.${name}`);
-  return value;
-}
+export const routeSetting = (path: string, name: string) => routeSettingOf(catalogue, path, name);

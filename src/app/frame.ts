@@ -1,7 +1,9 @@
-// The app inside the parent site's iframe: it reports its height (min 800 px, 60 ms debounce,
-// repeated at 50/250/600 ms) to the configured parent origin only, and asks the parent to
-// navigate when the top window must change.
-import { settings } from './settings';
+// The app inside the parent site's iframe. It reports the height of its own content (min
+// 800 px, 60 ms debounce, repeated at 50/250/600 ms) so the frame grows and shrinks with the
+// page, asks the parent to bring a part of the frame into view (its top on each navigation, a
+// dialog when one opens, the first error), and asks for top-window navigation. Every message
+// goes to the configured parent origin only.
+import { settings } from '../api/settings';
 
 export const BASE_PATH = '/user';
 const MIN_HEIGHT = 800;
@@ -28,9 +30,32 @@ export function navigateTop(url: string) {
   else window.location.assign(target);
 }
 
+/** The content's own height. The document's scroll height is never less than the frame, so a
+ *  frame sized from it could grow but never shrink. */
+export function contentHeight(): number {
+  const root = document.getElementById('root');
+  return Math.ceil(root ? root.getBoundingClientRect().height : document.body.getBoundingClientRect().height);
+}
+
 function reportHeight() {
-  const height = Math.max(MIN_HEIGHT, document.documentElement.scrollHeight, document.body.scrollHeight);
-  postToParent({ type: 'member-site:height', height });
+  postToParent({ type: 'member-site:height', height: Math.max(MIN_HEIGHT, contentHeight()) });
+}
+
+/**
+ * Asks the parent to show the part of the frame from `top` (px from the frame's top) for
+ * `height` px; the parent scrolls only when that part is not already in view. Unframed, the
+ * app's own window scrolls.
+ */
+export function showInParent(top: number, height = 0) {
+  if (isFramed()) postToParent({ type: 'member-site:scroll', top: Math.max(0, Math.floor(top)), height: Math.ceil(height) });
+  else if (top < window.scrollY || top + height > window.scrollY + window.innerHeight) window.scrollTo(0, Math.max(0, top - 16));
+}
+
+/** Brings an element of the page into the member's view, framed or not. */
+export function showElement(element: Element) {
+  const rect = element.getBoundingClientRect();
+  if (isFramed()) showInParent(rect.top + window.scrollY, rect.height);
+  else element.scrollIntoView({ block: 'center' });
 }
 
 /** Reports now-ish and again as late content settles (after start-up and each route change). */
@@ -45,7 +70,7 @@ export function startHeightReporting(): () => void {
     timer = window.setTimeout(reportHeight, DEBOUNCE_MS);
   };
   const observer = new ResizeObserver(schedule);
-  observer.observe(document.body);
+  observer.observe(document.getElementById('root') ?? document.body);
   window.addEventListener('resize', schedule);
   reportHeightBurst();
   return () => {

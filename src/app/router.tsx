@@ -1,16 +1,17 @@
 // The router, built from schemas/catalogue.json: every catalogue entry becomes a route under
 // /user with its title, its lazily loaded screen, and the member guard where access is member.
-import { createElement } from 'react';
-import { Navigate, useLocation, useRoutes, type RouteObject } from 'react-router-dom';
+import { createElement, useEffect, useRef } from 'react';
+import { Navigate, useLocation, useNavigate, useRoutes, type RouteObject } from 'react-router-dom';
 import { basePath, indexPath, loginPath, routes, type RouteEntry } from './catalogue';
 import { screenComponent } from './screen-loader';
-import { token } from './session';
+import { onSessionEnded, token } from '../api/session';
 import { Layout } from './Layout';
+import type { LoginState } from './login-state';
 
 /** Sends a visitor without a stored token to the login page, remembering where they were going. */
 function MemberGuard({ entry }: { entry: RouteEntry }) {
   const location = useLocation();
-  if (!token()) return <Navigate to={loginPath} replace state={{ from: location.pathname + location.search }} />;
+  if (!token()) return <Navigate to={loginPath} replace state={{ from: location.pathname + location.search } satisfies LoginState} />;
   return createElement(screenComponent(entry.screen));
 }
 
@@ -32,10 +33,37 @@ export function routeObjects(): RouteObject[] {
 
 const ROUTES = routeObjects();
 
+/** The one place that reacts when the API client ends a dead session: the member goes to the
+ *  login page with a notice, and back to where they were once logged in. */
+function SessionEndedRedirect() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const where = useRef(location);
+  useEffect(() => {
+    where.current = location;
+  }, [location]);
+  useEffect(
+    () =>
+      onSessionEnded(() => {
+        const { pathname, search } = where.current;
+        const state: LoginState = { notice: 'sessionEnded', from: pathname.startsWith(loginPath) ? undefined : pathname + search };
+        navigate(loginPath, { replace: true, state });
+      }),
+    [navigate],
+  );
+  return null;
+}
+
 /** The app's routes, for a <BrowserRouter basename={basePath}> (main.tsx). Declarative routing:
  *  the app uses no loaders or actions, so the data router's code stays out of the bundle (ADR 017). */
 export function AppRoutes() {
-  return useRoutes(ROUTES);
+  const element = useRoutes(ROUTES);
+  return (
+    <>
+      <SessionEndedRedirect />
+      {element}
+    </>
+  );
 }
 
 export { basePath };

@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { endSession, sessionRemainingMs } from './session';
+import { useCallback, useEffect, useState } from 'react';
+import { endSession, sessionRemainingMs } from '../api/session';
 
 /** True once the session timer started at login has run out; the token is then removed. */
 export function useSessionExpiry(): [boolean, () => void] {
@@ -14,5 +14,7 @@ export function useSessionExpiry(): [boolean, () => void] {
     const timer = window.setTimeout(() => setExpired(true), Math.min(remaining, 2 ** 31 - 1));
     return () => window.clearTimeout(timer);
   }, [expired]);
-  return [expired, () => setExpired(true)];
+  // Stable, so effects that list it run once rather than on every render.
+  const expire = useCallback(() => setExpired(true), []);
+  return [expired, expire];
 }

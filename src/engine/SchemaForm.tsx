@@ -1,6 +1,6 @@
 // A form screen's form: rjsf with the engine's theme, Japanese strings and the precompiled
 // validators of one schemas/forms entry (imported as `virtual:form/<name>`).
-import { forwardRef, useImperativeHandle, useMemo, useRef, useState, type ForwardedRef, type ReactElement, type ReactNode } from 'react';
+import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState, type ForwardedRef, type ReactElement, type ReactNode } from 'react';
 import Form from '@rjsf/core';
 import type { ErrorSchema, RJSFSchema, UiSchema } from '@rjsf/utils';
 import { createPrecompiledValidator, type ValidatorFunctions } from '@rjsf/validator-ajv8';
@@ -11,6 +11,8 @@ import { transformErrors } from './transform-errors';
 import { translateString } from './translate';
 import type { EngineContext, MasterOption, PostalLookup } from './form-context';
 import { lookupAddresses } from './postal';
+import { useFocusFirstError } from './reveal';
+import { afterPointerRelease, watchPointer } from './after-pointer';
 
 export interface FormModule {
   name: string;
@@ -88,6 +90,13 @@ function SchemaFormInner<T extends object>(props: SchemaFormProps<T>, ref: Forwa
   const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
   const [submitted, setSubmitted] = useState(false);
   const rjsf = useRef<Form>(null);
+  const focusFirstError = useFocusFirstError();
+  useEffect(watchPointer, []);
+  const formElement = () => rjsf.current?.formElement.current as HTMLFormElement | null | undefined;
+  // Errors the server found are shown like the form's own: the member is taken to the first.
+  useEffect(() => {
+    if (serverErrors && Object.keys(serverErrors).length) focusFirstError(formElement());
+  }, [serverErrors, focusFirstError]);
   // Widgets that fill other fields act after a lookup: they must see the latest data.
   const latest = useRef(formData);
   latest.current = formData;
@@ -140,11 +149,10 @@ function SchemaFormInner<T extends object>(props: SchemaFormProps<T>, ref: Forwa
       experimental_defaultFormStateBehavior={{ constAsDefaults: 'never', arrayMinItems: { populate: 'never' } }}
       liveValidate="onChange"
       showErrorList={false}
-      focusOnFirstError
       noHtml5Validate
       omitExtraData
       liveOmit="onChange"
-      onBlur={(fieldId) => setTouched((prev) => (prev.has(fieldId) ? prev : new Set(prev).add(fieldId)))}
+      onBlur={(fieldId) => afterPointerRelease(() => setTouched((prev) => (prev.has(fieldId) ? prev : new Set(prev).add(fieldId))))}
       onChange={({ formData: next }) => {
         if (serverErrors) {
           const changed = Object.keys(serverErrors).filter(
@@ -156,6 +164,9 @@ function SchemaFormInner<T extends object>(props: SchemaFormProps<T>, ref: Forwa
         }
         onChange(next as Partial<T>);
       }}
+      // Our own focusing: the first shown error in document order, brought into the member's view
+      // (inside the parent's frame, focus alone scrolls nothing they see).
+      focusOnFirstError={() => focusFirstError(formElement())}
       onError={() => setSubmitted(true)}
       onSubmit={({ formData: data }) => {
         setSubmitted(true);

@@ -34,3 +34,11 @@ export function masterName(schema: { [key: string]: unknown }): string {
   const items = schema.items as { [key: string]: unknown } | undefined;
   return String(schema['x-master'] ?? items?.['x-master'] ?? '');
 }
+
+/** The ARIA a control carries about its errors: invalid only while its errors are shown, and
+ *  described by them (the error list exists only then) besides its description and help. */
+export function errorAria(context: unknown, id: string, rawErrors: string[] | undefined, extra: Array<string | undefined> = []) {
+  const shown = !!rawErrors?.length && errorsVisible(context, id);
+  const ids = [shown ? `${id}__error` : undefined, `${id}__description`, `${id}__help`, ...extra].filter(Boolean);
+  return { 'aria-invalid': shown || undefined, 'aria-describedby': ids.join(' ') };
+}

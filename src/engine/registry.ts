@@ -8,6 +8,7 @@ import MasterSelectWidget from './widgets/MasterSelectWidget';
 import MasterRadioWidget from './widgets/MasterRadioWidget';
 import MasterCheckboxesWidget from './widgets/MasterCheckboxesWidget';
 import TextareaWidget from './widgets/TextareaWidget';
+import CheckboxWidget from './widgets/CheckboxWidget';
 import BaseInputTemplate from './templates/BaseInputTemplate';
 import FieldTemplate from './templates/FieldTemplate';
 import FieldHelpTemplate from './templates/FieldHelpTemplate';
@@ -21,6 +22,7 @@ export const widgets: RegistryWidgetsType = {
   'master-radio': MasterRadioWidget,
   'master-checkboxes': MasterCheckboxesWidget,
   TextareaWidget,
+  CheckboxWidget,
 };
 
 export const templates: Partial<TemplatesType> = {

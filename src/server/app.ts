@@ -38,6 +38,7 @@ import { installIpLimit } from './limits/ip-limit';
 import { sweepRateLimits } from './limits/kysely-store';
 import { createOutbox } from './mail/outbox';
 import type { Redis } from 'ioredis';
+import { verifyRoutes } from './routes/verify';
 
 export interface BuildOptions {
   db: Db;
@@ -211,6 +212,7 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
 
   healthRoutes(app, ctx);
   userAuthRoutes(app, ctx);
+  verifyRoutes(app, ctx);
   userInfoRoutes(app, ctx);
   registrationRoutes(app, ctx);
   oldRegistrationRoutes(app, ctx);

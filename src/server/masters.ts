@@ -1,9 +1,14 @@
 // Master option lists: stored in the database, seeded (and kept in step) at every start from
 // schemas/masters/options.json, the file product owners edit.
+import type { Kysely } from 'kysely';
 import { loadMasterLists } from '../shared/validation/schema-files';
-import type { Db } from './db/connect';
+import type { Database } from './db/types';
 
 import { MASTER_NAMES, type MasterName } from '../shared/api-types';
+
+// Kysely<Database> rather than connect.ts's Db: connect.ts seeds the masters, so importing it
+// back would be a cycle.
+type Db = Kysely<Database>;
 
 export { MASTER_NAMES, type MasterName };
 export interface MasterOption {
@@ -18,8 +23,9 @@ export function masterFile(dir?: string): Record<MasterName, MasterOption[]> {
 }
 
 // The lists change only when seedMasters runs (at every start), yet every profile answer needs
-// two of them: keep each list per database handle, and forget them when the lists are reseeded.
-const cache = new WeakMap<Db, Map<MasterName, Promise<MasterOption[]>>>();
+// two of them: keep each list per database handle, and forget every handle's lists when any
+// reseed runs (the app reads through a plugin-wrapped handle, not the one a reseed is given).
+let cache = new WeakMap<Db, Map<MasterName, Promise<MasterOption[]>>>();
 
 export async function seedMasters(db: Db, lists = masterFile()): Promise<void> {
   await db.transaction().execute(async (tx) => {
@@ -34,7 +40,7 @@ export async function seedMasters(db: Db, lists = masterFile()): Promise<void> {
     }
   });
   // after the commit: a read that raced the reseed must not stay cached
-  cache.delete(db);
+  cache = new WeakMap();
 }
 
 export function masterOptions(db: Db, name: MasterName): Promise<MasterOption[]> {

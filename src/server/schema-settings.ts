@@ -2,8 +2,8 @@
 // written in code: the e-mail code's length (the shared `code` field) and the inquiry
 // history's page size (the catalogue).
 import type { SchemaSet } from '../shared/validation/schema-files';
-import type { JsonObject } from '../shared/validation/schema-bundle';
 import { codeLengthOf } from '../shared/validation/code-length';
+import { routeSettingOf } from '../shared/route-settings';
 
 /** Digits of an e-mail code: the length the code forms accept. */
 export function codeLength(set: SchemaSet): number {
@@ -11,9 +11,4 @@ export function codeLength(set: SchemaSet): number {
 }
 
 /** A setting of a catalogue route (`settings` on the route entry), e.g. contact_history's pageSize. */
-export function routeSetting(set: SchemaSet, path: string, name: string): number {
-  const route = ((set.catalogue.routes as JsonObject[]) ?? []).find((r) => r.path === path);
-  const value = (route?.settings as JsonObject | undefined)?.[name];
-  if (typeof value !== 'number') throw new Error(`The catalogue route ${path} has no numeric settings.${name}`);
-  return value;
-}
+export const routeSetting = (set: SchemaSet, path: string, name: string) => routeSettingOf(set.catalogue, path, name);

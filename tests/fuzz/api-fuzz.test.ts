@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { routesOf, type RouteSummary } from '../../src/server/app';
-import { verifyFlows } from '../../src/server/routes/user-auth';
+import { verifyFlows } from '../../src/server/routes/verify';
 import { loadApiSchemas } from '../../src/shared/validation/schema-files';
 import { CLIENT_KEY, DATABASES, Harness, expectJapaneseOnly, setUpOrFail, type ErrorBody } from '../support/api-harness';
 
@@ -43,7 +43,7 @@ const wrongType = fc.oneof(
   fc.dictionary(fc.constantFrom(...FIELDS), poisoned, { maxKeys: 3 }),
 );
 const fieldValue = fc.oneof({ weight: 3, arbitrary: poisoned }, { weight: 2, arbitrary: wrongType });
-const flowValue = fc.constantFrom(...verifyFlows.keys());
+const flowValue = fc.constantFrom(...Object.keys(verifyFlows));
 
 /** A JSON object: known fields with poisoned or wrongly typed values, sometimes a real flow. */
 const poisonedObject = fc

@@ -1,5 +1,6 @@
 import type { ClipboardEvent, DragEvent, MouseEvent } from 'react';
-import { ariaDescribedByIds, getInputProps, type WidgetProps } from '@rjsf/utils';
+import { getInputProps, type WidgetProps } from '@rjsf/utils';
+import { errorAria } from '../form-context';
 import { useImeSafeText } from '../use-ime-safe-text';
 import { applyNormalisers, liveNormalisers, normalisersOf } from '../../shared/normalise';
 
@@ -9,7 +10,7 @@ const block = (event: ClipboardEvent | DragEvent | MouseEvent) => event.preventD
  *  while typing, all of them on leaving). UI options: autocomplete, inputMode, blockClipboard
  *  (no copy, paste, drop or context menu), blockContextMenu, describedBy (an extra id). */
 export default function BaseInputTemplate(props: WidgetProps) {
-  const { id, htmlName, value, readonly, disabled, autofocus, onBlur, onFocus, onChange, options, schema, type, placeholder, required, rawErrors } = props;
+  const { id, htmlName, value, readonly, disabled, autofocus, onBlur, onFocus, onChange, options, schema, type, placeholder, required, rawErrors, registry } = props;
   const inputProps = getInputProps(schema, type, options);
   const text = useImeSafeText(value, onChange, liveNormalisers(schema), options.emptyValue);
   // A field whose normalisers drop characters (hyphens, spaces) may be typed longer than it is kept.
@@ -29,7 +30,6 @@ export default function BaseInputTemplate(props: WidgetProps) {
       placeholder={placeholder}
       required={required}
       aria-required={required || undefined}
-      aria-invalid={rawErrors && rawErrors.length > 0 ? true : undefined}
       {...inputProps}
       autoComplete={(options.autocomplete as string | undefined) ?? inputProps.autoComplete}
       inputMode={options.inputMode as React.HTMLAttributes<HTMLInputElement>['inputMode']}
@@ -44,7 +44,7 @@ export default function BaseInputTemplate(props: WidgetProps) {
         onBlur(id, next);
       }}
       onFocus={(event) => onFocus(id, event.target.value)}
-      aria-describedby={[ariaDescribedByIds(id), options.describedBy].filter(Boolean).join(' ')}
+      {...errorAria(registry.formContext, id, rawErrors, [options.describedBy as string | undefined])}
     />
   );
 }

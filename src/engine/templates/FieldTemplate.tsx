@@ -30,11 +30,14 @@ export default function FieldTemplate(props: FieldTemplateProps) {
       {displayLabel && description ? <div className="field__description">{description}</div> : null}
       {children}
       {shown.length > 0 && (
-        <ul className="field__errors" id={`${id}__error`} role="alert">
-          {shown.map((error) => (
-            <li key={error}>{error}</li>
-          ))}
-        </ul>
+        // role="alert" on a wrapper: a list keeps its own role, so its items stay list items.
+        <div id={`${id}__error`} role="alert">
+          <ul className="field__errors">
+            {shown.map((error) => (
+              <li key={error}>{error}</li>
+            ))}
+          </ul>
+        </div>
       )}
       {help}
     </div>

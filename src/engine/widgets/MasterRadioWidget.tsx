@@ -1,11 +1,11 @@
 import type { WidgetProps } from '@rjsf/utils';
-import { engineContext, masterName } from '../form-context';
+import { engineContext, errorAria, masterName } from '../form-context';
 
 /** Radio buttons whose options come from a master list (the list its schema names in `x-master`). */
-export default function MasterRadioWidget({ id, value, onChange, onBlur, onFocus, disabled, readonly, schema, registry, label }: WidgetProps) {
+export default function MasterRadioWidget({ id, value, onChange, onBlur, onFocus, disabled, readonly, schema, registry, label, rawErrors }: WidgetProps) {
   const list = engineContext(registry.formContext)?.masters[masterName(schema)] ?? [];
   return (
-    <div className="choices choices--inline" role="radiogroup" aria-label={label} id={id}>
+    <div className="choices choices--inline" role="radiogroup" aria-label={label} id={id} {...errorAria(registry.formContext, id, rawErrors)}>
       {list.map((option, index) => (
         <label key={option.value} className="choice">
           <input

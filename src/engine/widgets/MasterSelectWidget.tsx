@@ -1,6 +1,6 @@
 import type { WidgetProps } from '@rjsf/utils';
 import messages from '../../../messages/ja.json';
-import { engineContext, masterName, type MasterOption } from '../form-context';
+import { engineContext, errorAria, masterName, type MasterOption } from '../form-context';
 
 /** Items of one master list in groups of equal `key` (e.g. municipalities by prefecture), in
  *  the list's order. */
@@ -33,7 +33,7 @@ export default function MasterSelectWidget({ id, value, onChange, onBlur, onFocu
       value={value ?? ''}
       disabled={disabled || readonly}
       aria-required={required || undefined}
-      aria-invalid={rawErrors?.length ? true : undefined}
+      {...errorAria(registry.formContext, id, rawErrors)}
       onChange={(event) => onChange(event.target.value === '' ? undefined : event.target.value)}
       onBlur={() => onBlur(id, value)}
       onFocus={() => onFocus(id, value)}

@@ -3,13 +3,14 @@
 // Backspace on an empty box moves back, arrow keys move between boxes.
 import { useRef, type ClipboardEvent, type KeyboardEvent } from 'react';
 import type { WidgetProps } from '@rjsf/utils';
+import { errorAria } from '../form-context';
 import messages from '../../../messages/ja.json';
 import { format } from '../../shared/format';
 import { digitsOnly } from '../../shared/normalise';
 
 const HOLE = ' ';
 
-export default function PinInputWidget({ id, value, onChange, onBlur, onFocus, disabled, readonly, options, label, rawErrors, autofocus }: WidgetProps) {
+export default function PinInputWidget({ id, value, onChange, onBlur, onFocus, disabled, readonly, options, label, rawErrors, autofocus, registry }: WidgetProps) {
   const length = Number(options.length ?? 5);
   const boxes = useRef<Array<HTMLInputElement | null>>([]);
   const chars = Array.from({ length }, (_, i) => (typeof value === 'string' ? value[i] : undefined) ?? HOLE);
@@ -77,7 +78,7 @@ export default function PinInputWidget({ id, value, onChange, onBlur, onFocus, d
           pattern="[0-9]*"
           autoComplete={index === 0 ? 'one-time-code' : 'off'}
           aria-label={format(messages.form.pinLabel, { n: index + 1 })}
-          aria-invalid={rawErrors && rawErrors.length > 0 ? true : undefined}
+          {...errorAria(registry.formContext, id, rawErrors)}
           autoFocus={autofocus && index === 0}
           disabled={disabled}
           readOnly={readonly}

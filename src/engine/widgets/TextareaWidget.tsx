@@ -1,4 +1,5 @@
-import { ariaDescribedByIds, type WidgetProps } from '@rjsf/utils';
+import type { WidgetProps } from '@rjsf/utils';
+import { errorAria } from '../form-context';
 import messages from '../../../messages/ja.json';
 import { format } from '../../shared/format';
 import { useImeSafeText } from '../use-ime-safe-text';
@@ -6,7 +7,7 @@ import { applyNormalisers, liveNormalisers, normalisersOf } from '../../shared/n
 
 /** Multi-line text: IME-safe, normalised as its schema's `x-normalise` says, with a character count
  *  against the schema's limits. */
-export default function TextareaWidget({ id, value, onChange, onBlur, onFocus, disabled, readonly, options, schema, placeholder, required, rawErrors }: WidgetProps) {
+export default function TextareaWidget({ id, value, onChange, onBlur, onFocus, disabled, readonly, options, schema, placeholder, required, rawErrors, registry }: WidgetProps) {
   const text = useImeSafeText(value, onChange, liveNormalisers(schema), options.emptyValue);
   const count = [...text.value].length;
   const { minLength, maxLength } = schema;
@@ -21,8 +22,7 @@ export default function TextareaWidget({ id, value, onChange, onBlur, onFocus, d
         disabled={disabled}
         placeholder={placeholder}
         aria-required={required || undefined}
-        aria-invalid={rawErrors?.length ? true : undefined}
-        aria-describedby={`${ariaDescribedByIds(id)} ${id}__count`}
+        {...errorAria(registry.formContext, id, rawErrors, [`${id}__count`])}
         {...text}
         onBlur={(event) => {
           const raw = event.target.value;

@@ -8,6 +8,7 @@ import type { MasterOption } from '../../shared/api-types';
 import { CONTACT_PAGE_SIZE, getInquiries, type InquiryItem } from '../../api/contact';
 import { getMasterOptions } from '../../api/masters';
 import { formatDateTime } from '../../app/format-date';
+import { paths } from '../../app/paths.generated';
 
 const text = messages.contactHistory;
 const STATUSES = ['open', 'answered', 'closed', 'all'] as const;
@@ -97,7 +98,7 @@ export default function ContactHistoryScreen() {
         </nav>
       )}
       <div className="links">
-        <Link to="/contact">{text.newInquiry}</Link>
+        <Link to={paths.contact}>{text.newInquiry}</Link>
       </div>
     </section>
   );

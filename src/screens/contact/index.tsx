@@ -19,7 +19,8 @@ import { getMasters } from '../../api/masters';
 import { sendInquiry, type ContactPayload } from '../../api/contact';
 import { useAlert } from '../../app/alert';
 import { LegalDocument } from '../../app/LegalDocument';
-import { token } from '../../app/session';
+import { token } from '../../api/session';
+import { paths } from '../../app/paths.generated';
 
 const text = messages.contact;
 type Inquiry = Omit<ContactPayload, 'privacy_checked' | 'agree_privacy'>;
@@ -54,7 +55,7 @@ export default function ContactScreen() {
     try {
       const { ticket_no: ticketNo } = await sendInquiry({ ...normalise(contactForm.schema, data), privacy_checked: true, agree_privacy: true });
       await alert(ticketNo ? `${text.done}\n${format(text.doneTicket, { ticketNo })}` : text.done);
-      navigate(token() ? '/mypage' : '/login');
+      navigate(token() ? paths.mypage : paths.login);
     } catch (failure) {
       if (failure instanceof ApiFailure && failure.fields) setServerErrors(failure.fields);
       await alert(failure instanceof ApiFailure && failure.message ? failure.message : text.failed);
@@ -70,7 +71,7 @@ export default function ContactScreen() {
       ) : (
         <>
           <p className="lead">{text.lead}</p>
-          <LegalDocument id="privacy" text={privacy} />
+          <LegalDocument id="privacy" text={privacy} level={2} />
           <SchemaForm id="contactPrivacy" form={privacyForm} formData={agreement} onChange={setAgreement} onSubmit={() => undefined} actions={<></>} />
         </>
       )}

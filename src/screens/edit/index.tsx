@@ -14,6 +14,7 @@ import { ApiFailure } from '../../api/client';
 import { updateUserInfo } from '../../api/user-info';
 import { useAlert } from '../../app/alert';
 import { useProfileData } from '../../app/use-profile-data';
+import { paths } from '../../app/paths.generated';
 
 const text = messages.edit;
 const MASTERS = mastersOf(editForm.schema);
@@ -33,7 +34,8 @@ function toFormData(user: UserInfo): Partial<EditData> {
     job: user.job,
     industry: user.industry,
     industry_other: optional(user.industry_other),
-    zip_current: user.zip_current,
+    // Shown as the member reads it elsewhere (info: 〒100-0001); sent without the hyphen.
+    zip_current: user.zip_current.replace(/^(\d{3})(\d{4})$/, '$1-$2'),
     address_current: user.address_current,
     phone: user.phone,
     amc: optional(user.amc),
@@ -57,7 +59,7 @@ function EditForm({ user, masters }: { user: UserInfo; masters: Record<string, {
     try {
       await updateUserInfo(profileToWire(normalise(editForm.schema, form), user));
       await alert(text.done);
-      navigate('/mypage');
+      navigate(paths.mypage);
     } catch (failure) {
       if (failure instanceof ApiFailure && failure.fields) setServerErrors(failure.fields);
       await alert(failure instanceof ApiFailure && failure.isTimeout ? text.timeout : text.failed);
@@ -83,7 +85,7 @@ function EditForm({ user, masters }: { user: UserInfo; masters: Record<string, {
             </p>
           )}
           <div className="actions">
-            <Link className="button" to="/info">
+            <Link className="button" to={paths.info}>
               {text.cancel}
             </Link>
             <button type="submit" className="button button--primary" disabled={busy}>

@@ -1,5 +1,5 @@
 // E-mail change: the current address (read-only), the new one, a code mailed to the new
-// address, confirm. Resend is locked for the catalogue's resendLockSeconds; "redo" returns to the address entry.
+// address, confirm. Resend is locked for 30 seconds; "redo" returns to the address entry.
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import * as addressForm from 'virtual:form/email-change';
@@ -7,88 +7,52 @@ import * as codeForm from 'virtual:form/email-change-code';
 import messages from '../../../messages/ja.json';
 import { SchemaForm, isFormValid } from '../../engine/SchemaForm';
 import { format } from '../../shared/format';
-import type { FieldErrors } from '../../shared/validation/field-errors';
 import { ApiFailure } from '../../api/client';
 import { getUserInfo } from '../../api/user-info';
 import { confirmEmailChange, sendEmailChangeCode } from '../../api/account';
 import { verificationMessage } from '../../api/verification';
 import { useAlert } from '../../app/alert';
-import { token } from '../../app/session';
-import { useCountdown } from '../../app/use-countdown';
+import { useCodedFlow } from '../../app/use-coded-flow';
 import { CodeEntry } from '../../app/CodeEntry';
+import { paths } from '../../app/paths.generated';
 import { routeSetting } from '../../app/catalogue';
 import { codeLengthOf } from '../../shared/validation/code-length';
 
 const RESEND_LOCK_SECONDS = routeSetting('email/change', 'resendLockSeconds');
 const text = messages.emailChange;
-const READ_ONLY = { email: { 'ui:readonly': true } };
 
-export default function EmailChangeScreen() {
-  const [address, setAddress] = useState<{ current_email?: string; email?: string }>({});
-  const [loaded, setLoaded] = useState(false);
-  const [phase, setPhase] = useState<'input' | 'sent'>('input');
-  const [code, setCode] = useState<{ code?: string }>({});
-  const [busy, setBusy] = useState(false);
-  const [addressErrors, setAddressErrors] = useState<FieldErrors>();
-  const [codeErrors, setCodeErrors] = useState<FieldErrors>();
-  const countdown = useCountdown();
+interface Address {
+  current_email: string;
+  email: string;
+}
+
+function EmailChangeFlow({ currentEmail }: { currentEmail: string }) {
   const alert = useAlert();
   const navigate = useNavigate();
-
-  useEffect(() => {
-    getUserInfo().then(
-      (user) => {
-        setAddress({ current_email: user.email });
-        setLoaded(true);
-      },
-      (failure) => {
-        console.error('user info failed', failure);
-        setLoaded(true);
-      },
-    );
-  }, []);
-
-  const send = async () => {
-    if (!token()) return alert(text.loginRequired);
-    setBusy(true);
-    try {
-      await sendEmailChangeCode(address.email!);
-      setCode({});
-      setCodeErrors(undefined);
-      setPhase('sent');
-      countdown.start(RESEND_LOCK_SECONDS);
-    } catch (failure) {
-      if (failure instanceof ApiFailure && failure.fields) setAddressErrors(failure.fields);
-      else await alert(format(text.sendFailed, { detail: failure instanceof ApiFailure ? failure.message : messages.client.unknown }));
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const confirm = async ({ code: entered }: { code: string }) => {
-    if (!token()) return alert(text.loginRequired);
-    setBusy(true);
-    try {
-      await confirmEmailChange(address.email!, entered);
+  const flow = useCodedFlow<Address, { code: string }>({
+    initialInput: { current_email: currentEmail },
+    keepOnRedo: () => ({ current_email: currentEmail }),
+    inputFormId: 'emailChangeForm',
+    inputFields: ['email'],
+    resendSeconds: RESEND_LOCK_SECONDS,
+    send: ({ email }) => sendEmailChangeCode(email).then(() => undefined),
+    sendFailed: async (failure) => {
+      if (failure instanceof ApiFailure && failure.fields) return failure.fields;
+      await alert(format(text.sendFailed, { detail: failure instanceof ApiFailure ? failure.message : messages.client.unknown }));
+    },
+    verify: async ({ email }, { code }) => {
+      await confirmEmailChange(email!, code);
       await alert(text.done);
-      navigate('/mypage');
-    } catch (failure) {
-      if (failure instanceof ApiFailure && failure.status > 0 && failure.code !== 'EMAIL_TAKEN') setCodeErrors({ code: [verificationMessage(failure)] });
-      else await alert(format(text.failed, { detail: failure instanceof Error ? failure.message : messages.client.unknown }));
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const redo = () => {
-    setPhase('input');
-    setCode({});
-    setCodeErrors(undefined);
-    setAddress((prev) => ({ current_email: prev.current_email }));
-    countdown.reset();
-  };
-
-  if (!loaded) return <p className="loading">{text.loading}</p>;
+      navigate(paths.mypage);
+    },
+    verifyFailed: async (failure) => {
+      if (failure instanceof ApiFailure && failure.status > 0 && failure.code !== 'EMAIL_TAKEN') return { code: [verificationMessage(failure)] };
+      await alert(format(text.failed, { detail: failure instanceof Error ? failure.message : messages.client.unknown }));
+    },
+  });
+  const { state } = flow;
+  const address = state.input;
+  // The schema refuses the current address as the new one (and an empty one): no send before.
   const canSend = !!address.email && isFormValid(addressForm, address);
   return (
     <section className="card">
@@ -97,16 +61,16 @@ export default function EmailChangeScreen() {
         id="emailChangeForm"
         form={addressForm}
         formData={address}
-        onChange={setAddress}
-        onSubmit={send}
-        serverErrors={addressErrors}
-        busy={busy}
-        uiOverrides={phase === 'sent' ? READ_ONLY : undefined}
+        onChange={flow.setInput}
+        onSubmit={flow.send}
+        serverErrors={state.inputErrors}
+        busy={flow.busy}
+        uiOverrides={flow.inputOverrides}
         actions={
-          phase === 'input' ? (
+          flow.phase === 'input' || flow.phase === 'sending' ? (
             <div className="actions">
-              <button type="submit" className="button button--primary" disabled={!canSend || busy}>
-                {busy ? messages.form.busy : (addressForm.uiSchema['ui:submitButtonOptions'] as { submitText: string }).submitText}
+              <button type="submit" className="button button--primary" disabled={!canSend || flow.busy}>
+                {flow.busy ? messages.form.busy : (addressForm.uiSchema['ui:submitButtonOptions'] as { submitText: string }).submitText}
               </button>
             </div>
           ) : (
@@ -114,20 +78,39 @@ export default function EmailChangeScreen() {
           )
         }
       />
-      {phase === 'sent' && (
+      {flow.codeOpen && (
         <CodeEntry
           id="emailChangeCodeForm"
           notice={format(text.codeSent, { email: address.email ?? '', length: codeLengthOf(codeForm.schema) })}
           form={codeForm}
-          formData={code}
-          onChange={setCode}
-          onSubmit={confirm}
-          serverErrors={codeErrors}
-          busy={busy}
-          resend={{ remaining: countdown.remaining, onResend: () => void send(), label: text.resend, waitingLabel: text.resendIn }}
-          redo={{ label: text.redo, onRedo: redo }}
+          formData={state.code}
+          onChange={flow.setCode}
+          onSubmit={flow.verify}
+          serverErrors={state.codeErrors}
+          busy={flow.busy}
+          resend={{ remaining: flow.countdown, onResend: () => void flow.resend(), label: text.resend, waitingLabel: text.resendIn }}
+          redo={{ label: text.redo, onRedo: flow.redo }}
         />
       )}
     </section>
   );
+}
+
+export default function EmailChangeScreen() {
+  // A dead session never resolves here: the API client takes the member to login.
+  const [current, setCurrent] = useState<{ email?: string; failed?: boolean }>();
+  useEffect(() => {
+    getUserInfo().then(
+      (user) => setCurrent({ email: user.email }),
+      () => setCurrent({ failed: true }),
+    );
+  }, []);
+  if (!current) return <p className="loading">{text.loading}</p>;
+  if (current.failed)
+    return (
+      <p className="notice notice--error" role="alert">
+        {messages.info.failed}
+      </p>
+    );
+  return <EmailChangeFlow currentEmail={current.email!} />;
 }

@@ -4,6 +4,7 @@ import messages from '../../../messages/ja.json';
 import { labelOf, useProfileData } from '../../app/use-profile-data';
 import { formatDate } from '../../app/format-date';
 import { format } from '../../shared/format';
+import { paths } from '../../app/paths.generated';
 import { choiceBringing, mastersOf } from '../../shared/validation/conditions';
 import * as editForm from 'virtual:form/edit-profile';
 
@@ -36,7 +37,7 @@ export default function InfoScreen() {
       ? format(text.withOther, { label: labelOf(masters.industry, user.industry), other: user.industry_other })
       : labelOf(masters.industry, user.industry);
   const rows: Array<[string, string, React.ReactNode?]> = [
-    [text.email, user.email, <Link key="change" className="button button--small" to="/email/change">{text.changeEmail}</Link>],
+    [text.email, user.email, <Link key="change" className="button button--small" to={paths.emailChange}>{text.changeEmail}</Link>],
     [text.nameKanji, `${user.last_name_kanji} ${user.first_name_kanji}`.trim()],
     [text.nameAlpha, `${user.last_name_alpha} ${user.first_name_alpha}`.trim()],
     [text.birthday, formatDate(user.birthday)],
@@ -65,10 +66,10 @@ export default function InfoScreen() {
         ))}
       </dl>
       <div className="actions">
-        <Link className="button" to="/mypage">
+        <Link className="button" to={paths.mypage}>
           {text.cancel}
         </Link>
-        <Link className="button button--primary" to="/edit">
+        <Link className="button button--primary" to={paths.edit}>
           {text.edit}
         </Link>
       </div>

@@ -1,133 +1,119 @@
 // Member login: e-mail and password, then the 5-digit code mailed to the address. A device
 // that logged in before (lastLogin cookie) first tries without a code; the server decides.
-import { useState } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import * as loginForm from 'virtual:form/login';
 import * as codeForm from 'virtual:form/login-code';
 import messages from '../../../messages/ja.json';
 import { SchemaForm } from '../../engine/SchemaForm';
 import { format } from '../../shared/format';
-import type { FieldErrors } from '../../shared/validation/field-errors';
 import { ApiFailure } from '../../api/client';
 import { login, sendLoginCode, type Credentials } from '../../api/user-auth';
 import { verificationMessage } from '../../api/verification';
 import { useAlert } from '../../app/alert';
-import { hasLastLogin, startSession } from '../../app/session';
-import { useCountdown } from '../../app/use-countdown';
+import { hasLastLogin, startSession } from '../../api/session';
+import { useCodedFlow } from '../../app/use-coded-flow';
 import { CodeEntry } from '../../app/CodeEntry';
+import { useLoginState } from '../../app/login-state';
+import { paths } from '../../app/paths.generated';
 import { routeSetting } from '../../app/catalogue';
 import { codeLengthOf } from '../../shared/validation/code-length';
 
 const RESEND_LOCK_SECONDS = routeSetting('login', 'resendLockSeconds');
 const text = messages.login;
-const READ_ONLY = { email: { 'ui:readonly': true }, password: { 'ui:readonly': true } };
 
 export default function LoginScreen() {
-  const [phase, setPhase] = useState<'credentials' | 'code'>('credentials');
-  const [credentials, setCredentials] = useState<Partial<Credentials>>({});
-  const [code, setCode] = useState<{ code?: string }>({});
-  const [busy, setBusy] = useState(false);
-  const [credentialErrors, setCredentialErrors] = useState<FieldErrors>();
-  const [codeErrors, setCodeErrors] = useState<FieldErrors>();
-  const countdown = useCountdown();
   const alert = useAlert();
   const navigate = useNavigate();
-  const from = (useLocation().state as { from?: string } | null)?.from;
+  const { from, notice } = useLoginState();
 
+  /** Starts the session the server granted and goes where the member was going. */
   const finish = async ({ token, expires_in }: { token?: string; expires_in?: number }) => {
-    if (!token) return alert(text.tokenMissing);
-    startSession(token, expires_in);
-    navigate(from && !from.startsWith('/login') ? from : '/mypage', { replace: true });
-  };
-
-  const sendCode = async (body: Credentials) => {
-    try {
-      await sendLoginCode(body);
-      setCode({});
-      setCodeErrors(undefined);
-      setPhase('code');
-      countdown.start(RESEND_LOCK_SECONDS);
-    } catch (failure) {
-      if (failure instanceof ApiFailure && failure.fields) return setCredentialErrors(failure.fields);
-      const detail = failure instanceof ApiFailure ? failure.message : text.sendFailedUnknown;
-      await alert(format(text.sendFailed, { detail }));
+    if (!token) {
+      await alert(text.tokenMissing);
+      throw new AlreadyTold();
     }
+    startSession(token, expires_in);
+    navigate(from && !from.startsWith(paths.login) ? from : paths.mypage, { replace: true });
   };
 
-  const submitCredentials = async (body: Credentials) => {
-    setBusy(true);
-    try {
+  const flow = useCodedFlow<Credentials, { code: string }>({
+    inputFormId: 'loginForm',
+    inputFields: ['email', 'password'],
+    resendSeconds: RESEND_LOCK_SECONDS,
+    send: async (credentials) => {
       if (hasLastLogin()) {
         try {
-          return await finish(await login(body));
+          await finish(await login(credentials));
+          return 'no-code';
         } catch (failure) {
-          if (!(failure instanceof ApiFailure && failure.code === 'CODE_REQUIRED')) return await alert(text.loginFailed);
+          if (failure instanceof AlreadyTold) throw failure;
+          if (!(failure instanceof ApiFailure && failure.code === 'CODE_REQUIRED')) throw new LoginRefused();
         }
       }
-      await sendCode(body);
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const submitCode = async ({ code: entered }: { code?: string }) => {
-    setBusy(true);
-    try {
-      await finish(await login({ ...(credentials as Credentials), code: entered }));
-    } catch (failure) {
-      if (failure instanceof ApiFailure && failure.code === 'LOGIN_FAILED') await alert(text.loginFailed);
-      else setCodeErrors({ code: [verificationMessage(failure)] });
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const redo = () => {
-    setPhase('credentials');
-    setCredentials({});
-    setCode({});
-    setCredentialErrors(undefined);
-    setCodeErrors(undefined);
-    countdown.reset();
-  };
+      await sendLoginCode(credentials);
+    },
+    sendFailed: async (failure) => {
+      if (failure instanceof AlreadyTold) return undefined;
+      if (failure instanceof LoginRefused) return void (await alert(text.loginFailed));
+      if (failure instanceof ApiFailure && failure.fields) return failure.fields;
+      await alert(format(text.sendFailed, { detail: failure instanceof ApiFailure ? failure.message : text.sendFailedUnknown }));
+    },
+    verify: async (credentials, { code }) => finish(await login({ ...(credentials as Credentials), code })),
+    verifyFailed: async (failure) => {
+      if (failure instanceof AlreadyTold) return undefined;
+      if (failure instanceof ApiFailure && failure.code === 'LOGIN_FAILED') return void (await alert(text.loginFailed));
+      return { code: [verificationMessage(failure)] };
+    },
+  });
+  const { state } = flow;
 
   return (
     <section className="card">
+      {notice === 'sessionEnded' && (
+        <p className="notice notice--warning" role="status">
+          {text.sessionEnded}
+        </p>
+      )}
       <p className="lead">{text.lead}</p>
       <SchemaForm
         id="loginForm"
         form={loginForm}
-        formData={credentials}
-        onChange={setCredentials}
-        onSubmit={submitCredentials}
-        serverErrors={credentialErrors}
-        busy={busy}
-        uiOverrides={phase === 'code' ? READ_ONLY : undefined}
-        actions={phase === 'code' ? <></> : undefined}
+        formData={state.input}
+        onChange={flow.setInput}
+        onSubmit={flow.send}
+        serverErrors={state.inputErrors}
+        busy={flow.busy}
+        uiOverrides={flow.inputOverrides}
+        actions={flow.codeOpen || flow.phase === 'done' ? <></> : undefined}
       />
-      {phase === 'code' && (
+      {flow.codeOpen && (
         <CodeEntry
           id="loginCodeForm"
-          notice={format(text.codeSent, { email: credentials.email ?? '', length: codeLengthOf(codeForm.schema) })}
+          notice={format(text.codeSent, { email: state.input.email ?? '', length: codeLengthOf(codeForm.schema) })}
           form={codeForm}
-          formData={code}
-          onChange={setCode}
-          onSubmit={submitCode}
-          serverErrors={codeErrors}
-          busy={busy}
-          resend={{ remaining: countdown.remaining, onResend: () => void sendCode(credentials as Credentials), label: text.resend, waitingLabel: text.resendIn }}
-          redo={{ label: text.redo, onRedo: redo }}
+          formData={state.code}
+          onChange={flow.setCode}
+          onSubmit={flow.verify}
+          serverErrors={state.codeErrors}
+          busy={flow.busy}
+          resend={{ remaining: flow.countdown, onResend: () => void flow.resend(), label: text.resend, waitingLabel: text.resendIn }}
+          redo={{ label: text.redo, onRedo: flow.redo }}
         />
       )}
       <div className="links">
-        <Link to="/password_reminder">{text.forgotPassword}</Link>
+        <Link to={paths.passwordReminder}>{text.forgotPassword}</Link>
       </div>
       <div className="register-box">
         <p>{text.registerLead}</p>
-        <Link className="button button--secondary" to="/register">
+        <Link className="button button--secondary" to={paths.register}>
           {text.register}
         </Link>
       </div>
     </section>
   );
 }
+
+/** The code-less login was refused for another reason than "a code is needed". */
+class LoginRefused extends Error {}
+/** A failure the member has already been shown in a dialog. */
+class AlreadyTold extends Error {}

@@ -2,9 +2,9 @@
 import { useEffect } from 'react';
 import messages from '../../../messages/ja.json';
 import { logout } from '../../api/user-auth';
-import { endSession, token } from '../../app/session';
+import { endSession, token } from '../../api/session';
 import { navigateTop } from '../../app/frame';
-import { settings } from '../../app/settings';
+import { settings } from '../../api/settings';
 
 export default function LogoutScreen() {
   useEffect(() => {

@@ -5,30 +5,31 @@ import { Link, useNavigate } from 'react-router-dom';
 import messages from '../../../messages/ja.json';
 import { getUserInfo, type UserInfo } from '../../api/user-info';
 import { getApplications, getNotifications, type Application, type Notice } from '../../api/member';
-import { ApiFailure } from '../../api/client';
 import { format } from '../../shared/format';
 import { useSessionExpiry } from '../../app/use-session-expiry';
 import { formatDateTime } from '../../app/format-date';
 import { navigateTop } from '../../app/frame';
-import { settings } from '../../app/settings';
+import { settings } from '../../api/settings';
+import { paths } from '../../app/paths.generated';
 
 const text = messages.mypage;
 type Loaded<T> = { state: 'loading' } | { state: 'ok'; value: T } | { state: 'error'; message: string };
 
-function useMemberData<T>(load: () => Promise<T>, failed: string, expire: () => void, expired: boolean): Loaded<T> {
+/** Loads once when the screen opens. A dead session never reaches here: the API client ends it
+ *  and the app takes the member to login, so a failure is a real failure to show. */
+function useMemberData<T>(load: () => Promise<T>, failed: string, expired: boolean): Loaded<T> {
   const [data, setData] = useState<Loaded<T>>({ state: 'loading' });
   useEffect(() => {
     if (expired) return;
+    let current = true;
     load().then(
-      (value) => setData({ state: 'ok', value }),
-      (failure) => {
-        if (failure instanceof ApiFailure && failure.code === 'SESSION_EXPIRED') return expire();
-        console.error(failed, failure);
-        const noAuth = failure instanceof ApiFailure && failure.status === 401;
-        setData({ state: 'error', message: noAuth ? text.noAuth : failed });
-      },
+      (value) => current && setData({ state: 'ok', value }),
+      () => current && setData({ state: 'error', message: failed }),
     );
-  }, [load, failed, expire, expired]);
+    return () => {
+      current = false;
+    };
+  }, [load, failed, expired]);
   return data;
 }
 
@@ -37,18 +38,18 @@ function statusLabel(status: string): string {
 }
 
 export default function MypageScreen() {
-  const [expired, expire] = useSessionExpiry();
+  const [expired] = useSessionExpiry();
   const navigate = useNavigate();
-  const user = useMemberData<UserInfo>(getUserInfo, messages.info.failed, expire, expired);
-  const applications = useMemberData<Application[]>(getApplications, text.applicationFailed, expire, expired);
-  const notices = useMemberData<Notice[]>(getNotifications, text.noticesFailed, expire, expired);
+  const user = useMemberData<UserInfo>(getUserInfo, messages.info.failed, expired);
+  const applications = useMemberData<Application[]>(getApplications, text.applicationFailed, expired);
+  const notices = useMemberData<Notice[]>(getNotifications, text.noticesFailed, expired);
 
   if (expired) {
     return (
       <section className="card notice notice--warning" role="alert">
         <h2>{text.sessionExpiredTitle}</h2>
         <p>{text.sessionExpiredBody}</p>
-        <button type="button" className="button button--primary" onClick={() => navigate('/login')}>
+        <button type="button" className="button button--primary" onClick={() => navigate(paths.login)}>
           {text.toLogin}
         </button>
       </section>
@@ -115,7 +116,7 @@ export default function MypageScreen() {
         </a>
         <p className="field__help">{text.monitorNote}</p>
         <nav className="menu" aria-label={text.menuTitle}>
-          <Link to="/info">{text.info}</Link>
+          <Link to={paths.info}>{text.info}</Link>
           <a
             href={siteTopUrl}
             onClick={(event) => {
@@ -129,10 +130,10 @@ export default function MypageScreen() {
             {text.survey}
             <span className="visually-hidden">{text.newTab}</span>
           </a>
-          <Link to="/contact">{text.contact}</Link>
-          <Link to="/contact_history">{text.contactHistory}</Link>
-          <Link to="/withdraw">{text.withdraw}</Link>
-          <Link to="/logout">{text.logout}</Link>
+          <Link to={paths.contact}>{text.contact}</Link>
+          <Link to={paths.contactHistory}>{text.contactHistory}</Link>
+          <Link to={paths.withdraw}>{text.withdraw}</Link>
+          <Link to={paths.logout}>{text.logout}</Link>
         </nav>
       </section>
     </>

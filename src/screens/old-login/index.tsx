@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import * as oldLoginForm from 'virtual:form/old-login';
 import messages from '../../../messages/ja.json';
+import { paths } from '../../app/paths.generated';
 import { SchemaForm } from '../../engine/SchemaForm';
 import { format } from '../../shared/format';
 import type { FieldErrors } from '../../shared/validation/field-errors';
@@ -12,7 +13,7 @@ import { ApiFailure } from '../../api/client';
 import { login } from '../../api/user-auth';
 import { sendOldLoginCode } from '../../api/old-flow';
 import { useAlert } from '../../app/alert';
-import { startSession } from '../../app/session';
+import { startSession } from '../../api/session';
 
 const text = messages.oldLogin;
 type Form = { email: string; password: string; code: string };
@@ -84,7 +85,7 @@ export default function OldLoginScreen() {
         )}
       </SchemaForm>
       <div className="links">
-        <Link to="/login">{text.newLogin}</Link>
+        <Link to={paths.login}>{text.newLogin}</Link>
       </div>
     </section>
   );

@@ -3,8 +3,9 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
 import messages from '../../../messages/ja.json';
+import { paths } from '../../app/paths.generated';
 import { logout } from '../../api/user-auth';
-import { endSession, token } from '../../app/session';
+import { endSession, token } from '../../api/session';
 
 export default function OldLogoutScreen() {
   const navigate = useNavigate();
@@ -12,7 +13,7 @@ export default function OldLogoutScreen() {
     const request = token() ? logout().catch((failure) => console.warn('logout call failed', failure)) : Promise.resolve();
     void request.finally(() => {
       endSession();
-      navigate('/login', { replace: true });
+      navigate(paths.login, { replace: true });
     });
   }, [navigate]);
   return <p className="loading">{messages.logout.progress}</p>;

@@ -6,6 +6,7 @@ import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import * as oldRegisterForm from 'virtual:form/old-register';
 import messages from '../../../messages/ja.json';
+import { paths } from '../../app/paths.generated';
 import { SchemaForm } from '../../engine/SchemaForm';
 import { format } from '../../shared/format';
 import type { FieldErrors } from '../../shared/validation/field-errors';
@@ -33,7 +34,7 @@ export default function OldRegisterScreen() {
 
   useEffect(() => {
     let live = true;
-    const toEmailAuth = () => live && navigate('/email-auth', { replace: true });
+    const toEmailAuth = () => live && navigate(paths.emailAuth, { replace: true });
     if (!key) return void toEmailAuth();
     verifyRegistrationLink(key).then(
       (answer) => {
@@ -62,11 +63,11 @@ export default function OldRegisterScreen() {
         email: verifiedEmail!,
       });
       await alert(text.registered);
-      navigate('/login', { replace: true });
+      navigate(paths.login, { replace: true });
     } catch (failure) {
       if (failure instanceof ApiFailure && failure.fields) setFieldErrors(failure.fields);
       await alert(format(text.registerFailed, { detail: failure instanceof ApiFailure ? failure.message : messages.client.unknown }));
-      if (failure instanceof ApiFailure && failure.code === 'LINK_INVALID') navigate('/email-auth', { replace: true });
+      if (failure instanceof ApiFailure && failure.code === 'LINK_INVALID') navigate(paths.emailAuth, { replace: true });
     } finally {
       setBusy(false);
     }

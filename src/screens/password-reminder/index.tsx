@@ -1,27 +1,26 @@
 // Password reminder: identity (e-mail, birthday, phone) → the mailed code and a new password →
-// done. Resend is locked for the catalogue's resendLockSeconds; "start over" resets everything.
-import { useState } from 'react';
+// done. Resend is locked for 60 seconds; "start over" resets everything. The steps are the
+// shared coded-flow machine.
 import * as identityForm from 'virtual:form/reset-identity';
 import * as passwordForm from 'virtual:form/reset-password';
 import messages from '../../../messages/ja.json';
 import { SchemaForm } from '../../engine/SchemaForm';
 import { format } from '../../shared/format';
-import type { FieldErrors } from '../../shared/validation/field-errors';
 import { ApiFailure } from '../../api/client';
 import { sendResetCode, setPassword, type Identity } from '../../api/password-reset';
 import { verificationMessage } from '../../api/verification';
 import { useAlert } from '../../app/alert';
-import { useCountdown } from '../../app/use-countdown';
+import { useCodedFlow } from '../../app/use-coded-flow';
 import { CodeEntry } from '../../app/CodeEntry';
 import { navigateTop } from '../../app/frame';
-import { settings } from '../../app/settings';
+import { settings } from '../../api/settings';
+import { paths } from '../../app/paths.generated';
 import { routeSetting } from '../../app/catalogue';
 import { codeLengthOf } from '../../shared/validation/code-length';
 
 const text = messages.passwordReminder;
 const RESEND_LOCK_SECONDS = routeSetting('password_reminder', 'resendLockSeconds');
 const CODE_ERRORS = new Set(['CODE_INVALID', 'CODE_LOCKED', 'CODE_RATE_LIMITED']);
-const READ_ONLY = { email: { 'ui:readonly': true }, birthday: { 'ui:readonly': true }, phone: { 'ui:readonly': true } };
 
 interface NewPassword {
   email: string;
@@ -31,61 +30,39 @@ interface NewPassword {
 }
 
 export default function PasswordReminderScreen() {
-  const [phase, setPhase] = useState<'identity' | 'reset' | 'done'>('identity');
-  const [identity, setIdentity] = useState<Partial<Identity>>({});
-  const [reset, setReset] = useState<Partial<NewPassword>>({});
-  const [busy, setBusy] = useState(false);
-  const [identityErrors, setIdentityErrors] = useState<FieldErrors>();
-  const [resetErrors, setResetErrors] = useState<FieldErrors>();
-  const countdown = useCountdown();
   const alert = useAlert();
-
-  const requestCode = async (who: Identity) => {
-    setBusy(true);
-    try {
-      await sendResetCode(who);
-      setReset({ email: who.email });
-      setResetErrors(undefined);
-      setPhase('reset');
-      countdown.start(RESEND_LOCK_SECONDS);
-    } catch (failure) {
-      if (failure instanceof ApiFailure && failure.fields) setIdentityErrors(failure.fields);
+  const flow = useCodedFlow<Identity, NewPassword>({
+    inputFormId: 'resetIdentityForm',
+    inputFields: ['email', 'birthday', 'phone'],
+    resendSeconds: RESEND_LOCK_SECONDS,
+    send: (who) => sendResetCode(who).then(() => undefined),
+    // The code step carries the address the code went to (a hidden field of its form).
+    codeFor: (who) => ({ email: who.email }),
+    sendFailed: async (failure) => {
       await alert(failure instanceof ApiFailure && failure.message ? failure.message : text.identityFailed);
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const submitPassword = async ({ email, code, new_password: password }: NewPassword) => {
-    setBusy(true);
-    try {
+      return failure instanceof ApiFailure ? failure.fields : undefined;
+    },
+    verify: async (_, { email, code, new_password: password }) => {
       await setPassword(email, code, password);
-      setPhase('done');
-    } catch (failure) {
-      if (!(failure instanceof ApiFailure) || failure.isNetwork || failure.isTimeout) return await alert(text.network);
-      if (CODE_ERRORS.has(failure.code ?? '')) setResetErrors({ code: [verificationMessage(failure)] });
-      else if (failure.fields) setResetErrors(failure.fields);
-      else await alert(failure.message || text.failed);
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const startOver = () => {
-    setPhase('identity');
-    setIdentity({});
-    setReset({});
-    setIdentityErrors(undefined);
-    setResetErrors(undefined);
-    countdown.reset();
-  };
+    },
+    verifyFailed: async (failure) => {
+      if (!(failure instanceof ApiFailure) || failure.isNetwork || failure.isTimeout) return void (await alert(text.network));
+      if (CODE_ERRORS.has(failure.code ?? '')) return { code: [verificationMessage(failure)] };
+      if (failure.fields) return failure.fields;
+      await alert(failure.message || text.failed);
+    },
+  });
+  const { state, phase } = flow;
 
   if (phase === 'done') {
     return (
       <section className="card">
-        <h2 className="card__title">{text.doneTitle}</h2>
+        {/* The step's outcome takes focus, so it is what a screen reader reads next. */}
+        <h2 className="card__title" tabIndex={-1} ref={(heading) => heading?.focus()}>
+          {text.doneTitle}
+        </h2>
         <p>{text.doneBody}</p>
-        <button type="button" className="button button--primary" onClick={() => navigateTop('/mypage')}>
+        <button type="button" className="button button--primary" onClick={() => navigateTop(paths.mypage)}>
           {text.toLogin}
         </button>
       </section>
@@ -98,26 +75,26 @@ export default function PasswordReminderScreen() {
       <SchemaForm
         id="resetIdentityForm"
         form={identityForm}
-        formData={identity}
-        onChange={setIdentity}
-        onSubmit={requestCode}
-        serverErrors={identityErrors}
-        busy={busy}
-        uiOverrides={phase === 'reset' ? READ_ONLY : undefined}
-        actions={phase === 'reset' ? <></> : undefined}
+        formData={state.input}
+        onChange={flow.setInput}
+        onSubmit={flow.send}
+        serverErrors={state.inputErrors}
+        busy={flow.busy}
+        uiOverrides={flow.inputOverrides}
+        actions={flow.codeOpen ? <></> : undefined}
       />
-      {phase === 'reset' && (
+      {flow.codeOpen && (
         <CodeEntry
           id="resetPasswordForm"
-          notice={format(text.codeSent, { email: identity.email ?? '', length: codeLengthOf(passwordForm.schema) })}
+          notice={format(text.codeSent, { email: state.input.email ?? '', length: codeLengthOf(passwordForm.schema) })}
           form={passwordForm}
-          formData={reset}
-          onChange={setReset}
-          onSubmit={submitPassword}
-          serverErrors={resetErrors}
-          busy={busy}
-          resend={{ remaining: countdown.remaining, onResend: () => void requestCode(identity as Identity), label: text.resend, waitingLabel: text.resendIn }}
-          redo={{ label: text.startOver, onRedo: startOver }}
+          formData={state.code}
+          onChange={flow.setCode}
+          onSubmit={flow.verify}
+          serverErrors={state.codeErrors}
+          busy={flow.busy}
+          resend={{ remaining: flow.countdown, onResend: () => void flow.resend(), label: text.resend, waitingLabel: text.resendIn }}
+          redo={{ label: text.startOver, onRedo: flow.redo }}
         />
       )}
       <p className="field__help domain-note">{format(text.domainNote, { domain: settings().mailDomain })}</p>

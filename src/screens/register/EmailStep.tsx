@@ -1,71 +1,71 @@
 // STEP1: the address, entered twice, proven with a mailed 5-digit code.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import * as emailForm from 'virtual:form/register-email';
 import * as codeForm from 'virtual:form/register-code';
 import messages from '../../../messages/ja.json';
 import { SchemaForm } from '../../engine/SchemaForm';
 import { format } from '../../shared/format';
-import type { FieldErrors } from '../../shared/validation/field-errors';
 import { ApiFailure } from '../../api/client';
 import { sendRegistrationCode, verifyRegistrationCode } from '../../api/registration';
 import { verificationMessage } from '../../api/verification';
 import { CodeEntry } from '../../app/CodeEntry';
+import { useCodedFlow } from '../../app/use-coded-flow';
 import { codeLengthOf } from '../../shared/validation/code-length';
 
 const text = messages.register;
 const VERIFY_DELAY_MS = 1000;
-const READ_ONLY = { email: { 'ui:readonly': true }, email_confirm: { 'ui:readonly': true } };
+
+export interface Address {
+  email: string;
+  email_confirm: string;
+}
+
+/** The server confirmed a code but named no address. */
+class NoEmail extends Error {}
 
 export interface Verified {
   email: string;
   code: string;
 }
 
-type Phase = 'input' | 'sent' | 'verified';
+interface EmailStepProps {
+  onVerified: (v: Verified) => void;
+  onReset: () => void;
+  /** The address from the tab's draft, to verify again. */
+  initialAddress?: Partial<Address>;
+  onAddressChange: (address: Partial<Address>) => void;
+}
 
-export function EmailStep({ onVerified, onReset }: { onVerified: (v: Verified) => void; onReset: () => void }) {
-  const [phase, setPhase] = useState<Phase>('input');
-  const [address, setAddress] = useState<{ email?: string; email_confirm?: string }>({});
-  const [code, setCode] = useState<{ code?: string }>({});
-  const [busy, setBusy] = useState(false);
+export function EmailStep({ onVerified, onReset, initialAddress, onAddressChange }: EmailStepProps) {
+  // A refused send's message shows once: on the field when the server names it (an address that
+  // is already a member), otherwise under the form.
   const [sendError, setSendError] = useState<string>();
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>();
-  const [codeErrors, setCodeErrors] = useState<FieldErrors>();
-
-  const send = async ({ email }: { email: string }) => {
-    setBusy(true);
-    setSendError(undefined);
-    try {
+  const flow = useCodedFlow<Address, { code: string }>({
+    initialInput: initialAddress,
+    inputFormId: 'registerEmailForm',
+    inputFields: ['email', 'email_confirm'],
+    send: async ({ email }) => {
+      setSendError(undefined);
       await sendRegistrationCode(email);
-      setPhase('sent');
-    } catch (failure) {
-      if (failure instanceof ApiFailure && failure.fields?.email) setFieldErrors(failure.fields);
+    },
+    sendFailed: (failure) => {
+      if (failure instanceof ApiFailure && failure.fields?.email) return failure.fields;
       setSendError(failure instanceof ApiFailure ? failure.message || text.sendFailed : text.unknown);
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const verify = async ({ code: key }: { code: string }) => {
-    setBusy(true);
-    try {
+      return undefined;
+    },
+    verify: async ({ email }, { code: key }) => {
       await new Promise((resolve) => setTimeout(resolve, VERIFY_DELAY_MS));
-      const answer = await verifyRegistrationCode(address.email!, key);
-      if (!answer?.email) return setCodeErrors({ code: [messages.verification.noEmail] });
-      setPhase('verified');
+      const answer = await verifyRegistrationCode(email!, key);
+      if (!answer?.email) throw new NoEmail();
       onVerified({ email: answer.email, code: key });
-    } catch (failure) {
-      setCodeErrors({ code: [verificationMessage(failure)] });
-    } finally {
-      setBusy(false);
-    }
-  };
-
+    },
+    verifyFailed: (failure) => ({ code: [failure instanceof NoEmail ? messages.verification.noEmail : verificationMessage(failure)] }),
+  });
+  const { state, phase } = flow;
+  useEffect(() => onAddressChange(state.input), [state.input, onAddressChange]);
   const redo = () => {
-    setPhase('input');
-    setCode({});
-    setCodeErrors(undefined);
     setSendError(undefined);
+    flow.redo();
     onReset();
   };
 
@@ -77,33 +77,33 @@ export function EmailStep({ onVerified, onReset }: { onVerified: (v: Verified) =
       <SchemaForm
         id="registerEmailForm"
         form={emailForm}
-        formData={address}
-        onChange={setAddress}
-        onSubmit={send}
-        serverErrors={fieldErrors}
-        busy={busy}
-        uiOverrides={phase === 'input' ? undefined : READ_ONLY}
-        actions={phase === 'input' ? undefined : <></>}
+        formData={state.input}
+        onChange={flow.setInput}
+        onSubmit={flow.send}
+        serverErrors={state.inputErrors}
+        busy={flow.busy}
+        uiOverrides={flow.inputOverrides}
+        actions={phase === 'input' || phase === 'sending' ? undefined : <></>}
       />
       {sendError && (
         <p className="form-error" role="alert">
           {sendError}
         </p>
       )}
-      {phase === 'sent' && (
+      {flow.codeOpen && (
         <CodeEntry
           id="registerCodeForm"
-          notice={format(text.codeSent, { email: address.email ?? '', length: codeLengthOf(codeForm.schema) })}
+          notice={format(text.codeSent, { email: state.input.email ?? '', length: codeLengthOf(codeForm.schema) })}
           form={codeForm}
-          formData={code}
-          onChange={setCode}
-          onSubmit={verify}
-          serverErrors={codeErrors}
-          busy={busy}
+          formData={state.code}
+          onChange={flow.setCode}
+          onSubmit={flow.verify}
+          serverErrors={state.codeErrors}
+          busy={flow.busy}
           redo={{ label: text.redo, onRedo: redo }}
         />
       )}
-      {phase === 'verified' && (
+      {phase === 'done' && (
         <>
           <p className="notice notice--ok" role="status">
             {text.verified}

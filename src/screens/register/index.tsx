@@ -7,6 +7,7 @@ import * as termsForm from 'virtual:form/register-terms';
 import messages from '../../../messages/ja.json';
 import terms from '../../../messages/terms.ja.json';
 import { SchemaForm, isFormValid, type SchemaFormHandle } from '../../engine/SchemaForm';
+import { useFocusFirstError } from '../../engine/reveal';
 import { format } from '../../shared/format';
 import { normalise } from '../../shared/normalise';
 import { mastersOf } from '../../shared/validation/conditions';
@@ -19,24 +20,37 @@ import { registerMember } from '../../api/registration';
 import { useAlert } from '../../app/alert';
 import { LegalDocument } from '../../app/LegalDocument';
 import { navigateTop } from '../../app/frame';
-import { settings } from '../../app/settings';
-import { startSession } from '../../app/session';
-import { EmailStep, type Verified } from './EmailStep';
+import { settings } from '../../api/settings';
+import { startSession } from '../../api/session';
+import { EmailStep, type Address, type Verified } from './EmailStep';
+import { useLeaveWarning, useSessionDraft } from '../../app/use-session-draft';
 
 const text = messages.register;
 type Profile = RegistrationForm;
 
-function scrollToFirstError() {
-  window.setTimeout(() => {
-    const first = document.querySelector('.field--error, .form-error, #step1 .notice--warning');
-    first?.scrollIntoView({ behavior: 'smooth', block: 'center' });
-    first?.querySelector<HTMLElement>('input, select, textarea')?.focus({ preventScroll: true });
-  }, 0);
-}
+/** Never kept in the tab's draft. */
+const SECRETS = ['password', 'password_confirm', 'code', 'verification_code'] as const;
+
+type Draft = { address: Partial<Address>; profile: Partial<Profile> };
+
+const hasInput = (value: object) => Object.values(value).some((v) => v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0));
 
 export default function RegisterScreen() {
+  // What the member typed survives back/forward and reload in this tab, secrets aside. A
+  // verified address is not (its proof is a code): it comes back filled in, to verify again.
+  const { initial, save: saveDraft, clear: clearDraft } = useSessionDraft<Draft>('register', SECRETS);
   const [verified, setVerified] = useState<Verified | null>(null);
-  const [profile, setProfile] = useState<Partial<Profile>>({});
+  const [address, setAddress] = useState<Partial<Address>>(() => initial?.address ?? {});
+  const [profile, setProfile] = useState<Partial<Profile>>(() => initial?.profile ?? {});
+  const [registered, setRegistered] = useState(false);
+  useEffect(() => {
+    if (!registered) saveDraft({ address, profile });
+  }, [address, profile, registered, saveDraft]);
+  useLeaveWarning(!registered && (hasInput(address) || hasInput(profile)));
+  // STEP2 opens once the address is verified: the member goes on at its first field.
+  useEffect(() => {
+    if (verified) document.querySelector<HTMLElement>('#registerProfileForm input:not([type="hidden"])')?.focus();
+  }, [verified]);
   const [agreement, setAgreement] = useState<{ agree?: boolean }>({});
   const [masters, setMasters] = useState<Record<string, MasterOption[]>>({});
   const [mastersError, setMastersError] = useState<string>();
@@ -46,6 +60,7 @@ export default function RegisterScreen() {
   const profileRef = useRef<SchemaFormHandle>(null);
   const termsRef = useRef<SchemaFormHandle>(null);
   const alert = useAlert();
+  const scrollToFirstError = useFocusFirstError();
 
   useEffect(() => {
     getMasters(mastersOf(profileForm.schema) as MasterName[]).then(setMasters, (error) =>
@@ -69,12 +84,13 @@ export default function RegisterScreen() {
       const { token, expires_in } = await registerMember(payload);
       if (!token) return await alert(text.tokenMissing);
       startSession(token, expires_in);
+      setRegistered(true);
+      clearDraft();
       await alert(text.completed);
       navigateTop(settings().siteTopUrl);
     } catch (failure) {
       if (failure instanceof ApiFailure && failure.fields) {
         setProfileErrors(failure.fields);
-        scrollToFirstError();
       }
       await alert(failure instanceof ApiFailure && failure.message ? failure.message : text.failed);
     } finally {
@@ -91,6 +107,8 @@ export default function RegisterScreen() {
         </p>
       )}
       <EmailStep
+        initialAddress={initial?.address}
+        onAddressChange={setAddress}
         onVerified={(v) => {
           setVerified(v);
           setNeedStep1(false);

@@ -1,10 +1,15 @@
+// After withdrawal. A member whose session is still active has not withdrawn: my page instead.
+import { Navigate } from 'react-router-dom';
 import messages from '../../../messages/ja.json';
+import { token } from '../../api/session';
+import { paths } from '../../app/paths.generated';
 import { navigateTop } from '../../app/frame';
-import { settings } from '../../app/settings';
+import { settings } from '../../api/settings';
 
 const text = messages.withdraw;
 
 export default function WithdrawCompleteScreen() {
+  if (token()) return <Navigate to={paths.mypage} replace />;
   return (
     <section className="card">
       <h2 className="card__title">{text.doneTitle}</h2>

@@ -1,5 +1,6 @@
 // Withdrawal: what it means, the password, an optional reason. On success a dialog thanks the
-// member; OK clears the session on this device and goes to the site top.
+// member. The session on this device (token, cookies, session storage) is cleared as soon as
+// the server confirms, before the dialog (spec section 4); OK then goes to the site top.
 import { useState } from 'react';
 import * as withdrawForm from 'virtual:form/withdraw';
 import messages from '../../../messages/ja.json';
@@ -9,9 +10,9 @@ import type { FieldErrors } from '../../shared/validation/field-errors';
 import { ApiFailure } from '../../api/client';
 import { withdraw } from '../../api/account';
 import { useAlert } from '../../app/alert';
-import { endSession, token } from '../../app/session';
+import { endSession, token } from '../../api/session';
 import { navigateTop } from '../../app/frame';
-import { settings } from '../../app/settings';
+import { settings } from '../../api/settings';
 
 const text = messages.withdraw;
 
@@ -28,12 +29,13 @@ export default function WithdrawScreen() {
       await withdraw(password, reason ?? '');
     } catch (failure) {
       setBusy(false);
-      if (failure instanceof ApiFailure && failure.fields) setServerErrors(failure.fields);
+      // A wrong password is the password field's error, shown there once (not also in a dialog).
+      if (failure instanceof ApiFailure && failure.fields) return setServerErrors(failure.fields);
       if (failure instanceof ApiFailure && failure.status > 0) return alert(failure.message || format(text.failed, { status: failure.status }));
       return alert(failure instanceof Error && failure.message ? failure.message : text.error);
     }
-    await alert(text.doneBody, { title: text.doneTitle });
     endSession({ clearSessionStorage: true });
+    await alert(text.doneBody, { title: text.doneTitle });
     navigateTop(settings().siteTopUrl);
   };
 

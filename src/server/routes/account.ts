@@ -8,8 +8,8 @@ import { requireMember } from '../auth';
 import { isUniqueViolation } from '../db/errors';
 import { verifyPassword } from '../services/passwords';
 import { iso, now } from '../services/clock';
-import { verifyFlows } from './user-auth';
-import { activeMember } from './user-info';
+import { activeMember } from '../members';
+import type { VerifyFlow } from '../verify-flow';
 import messages from '../../../messages/ja.json';
 import { apiBody } from '../route-schemas';
 
@@ -19,7 +19,8 @@ const taken = () => new ApiError('EMAIL_TAKEN', { email: [messages.api.EMAIL_TAK
  *  who knows the address can use up or lock a member's pending change. */
 const changeKey = (memberId: string, email: string) => `${memberId}|${email}`;
 
-verifyFlows.set('email_change', {
+/** POST /v1/user/verify for an e-mail change: a code to the new address (routes/verify.ts). */
+export const emailChangeVerify: VerifyFlow = {
   auth: 'member',
   async handle(ctx, request) {
     const { email } = ctx.parse<{ email: string }>('api.user-verify-email-change.json', request.body);
@@ -31,7 +32,7 @@ verifyFlows.set('email_change', {
     await ctx.codes.issue('email_change', changeKey(member.id, email), member.id, mail);
     return { message: 'sent' };
   },
-});
+};
 
 export function accountRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post('/v1/user/email/change', { schema: { body: apiBody('api.user-email-change.json') }, config: { auth: 'member', limited: true } }, async (request) => {

@@ -8,13 +8,14 @@ import { ApiError } from '../errors';
 import { hashPassword } from '../services/passwords';
 import { sameText } from '../services/secrets';
 import { iso, now } from '../services/clock';
-import { verifyFlows } from './user-auth';
+import type { VerifyFlow } from '../verify-flow';
 import { apiBody } from '../route-schemas';
 
 const SCOPE = 'password_identity';
 const FAILURES_PER_HOUR = 10;
 
-verifyFlows.set('password_change', {
+/** POST /v1/user/verify for a password change: identity check, then a code (routes/verify.ts). */
+export const passwordChangeVerify: VerifyFlow = {
   auth: 'client',
   async handle(ctx, request) {
     const { email, birthday, phone } = ctx.parse<{ email: string; birthday: string; phone: string }>(
@@ -49,7 +50,7 @@ verifyFlows.set('password_change', {
     await ctx.codes.issue('password_change', user.email, user.id, { to: user.email, template: 'passwordResetCode' });
     return { message: 'sent' };
   },
-});
+};
 
 export function passwordResetRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post('/v1/user/set-password', { schema: { body: apiBody('api.user-set-password.json') }, config: { auth: 'client', limited: true } }, async (request) => {

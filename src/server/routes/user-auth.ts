@@ -1,10 +1,11 @@
 // Login in two steps (password, then a mailed code), the trusted-device shortcut, and logout.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { ApiError } from '../errors';
 import { verifyPassword } from '../services/passwords';
 import { bearerToken } from '../auth';
-import { apiBody, apiParams } from '../route-schemas';
+import type { VerifyFlow } from '../verify-flow';
+import { apiBody } from '../route-schemas';
 
 export const TRUSTED_DEVICE_COOKIE = 'ms_trusted_device';
 
@@ -30,12 +31,8 @@ async function checkCredentials(ctx: AppContext, { email, password }: Credential
   return user;
 }
 
-export type VerifyFlow = (ctx: AppContext, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
-
-/** POST /v1/user/verify serves several flows, told apart by `flow`; each feature adds its own. */
-export const verifyFlows = new Map<string, { auth: 'client' | 'member'; handle: VerifyFlow }>();
-
-verifyFlows.set('login', {
+/** POST /v1/user/verify for login: check the password, then mail a code (routes/verify.ts). */
+export const loginVerify: VerifyFlow = {
   auth: 'client',
   async handle(ctx, request) {
     const body = ctx.parse<Credentials>('api.user-verify-login.json', request.body);
@@ -43,12 +40,12 @@ verifyFlows.set('login', {
     await ctx.codes.issue('login', user.email, user.id, { to: user.email, template: 'loginCode' });
     return { message: 'sent' };
   },
-});
+};
 
 // The earliest login (the old login screen): {email} alone asks for a code; the password is
 // checked by the login call. The answer is the same for a member's address and any other: an
 // unknown address is told by mail that it is not registered, after the same work.
-verifyFlows.set('login_email', {
+export const loginEmailVerify: VerifyFlow = {
   auth: 'client',
   async handle(ctx, request) {
     const { email } = ctx.parse<{ email: string }>('api.user-verify-login-email.json', request.body);
@@ -56,21 +53,9 @@ verifyFlows.set('login_email', {
     await ctx.codes.issue('login', email, user?.id ?? null, user ? { to: email, template: 'loginCode' } : { to: email, template: 'loginUnknownAddress', decoy: true });
     return { message: 'sent' };
   },
-});
-
-/** Which flow a body without `flow` asks for: with a password the login, without the earliest login. */
-function defaultFlow(body: unknown): string {
-  return body && typeof body === 'object' && 'password' in body ? 'login' : 'login_email';
-}
+};
 
 export function userAuthRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.post('/v1/user/verify', { schema: { body: apiParams(ctx.schemas, 'api.user-verify.json') }, config: { auth: 'client-or-member', limited: true } }, async (request, reply) => {
-    const flowName = (request.body as { flow?: unknown } | null)?.flow ?? defaultFlow(request.body);
-    const flow = typeof flowName === 'string' ? verifyFlows.get(flowName) : undefined;
-    if (!flow) throw new ApiError('BAD_REQUEST');
-    if (flow.auth === 'member' && !request.memberId) throw new ApiError('UNAUTHENTICATED');
-    return flow.handle(ctx, request, reply);
-  });
 
   app.post('/v1/user/login', { schema: { body: apiBody('api.user-login.json') }, config: { auth: 'client', limited: true } }, async (request, reply) => {
     const body = request.body as Credentials;

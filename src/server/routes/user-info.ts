@@ -1,9 +1,8 @@
 // GET and PUT /v1/user/info: the member's profile as the spec names it.
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
-import { ApiError } from '../errors';
 import { requireMember } from '../auth';
-import type { Db } from '../db/connect';
+import { activeMember } from '../members';
 import type { User } from '../db/types';
 import { masterOptions } from '../masters';
 import { fieldDefaults } from '../../shared/validation/schema-nodes';
@@ -11,7 +10,7 @@ import { iso, now } from '../services/clock';
 import type { UserInfo } from '../../shared/api-types';
 import type { ProfileForm } from '../../shared/wire/profile-update';
 import { apiBody } from '../route-schemas';
-import { userInfoResponse } from './response-schemas';
+import { userInfoResponse } from '../response-schemas';
 
 /** The member as GET /v1/user/info answers: roman names as *_alpha, purpose as a comma
  *  string; a saved job or industry no longer in its list reads as the registration form's
@@ -45,12 +44,6 @@ export async function userInfo(ctx: Pick<AppContext, 'db' | 'schemas'>, user: Us
     purpose_other: user.purpose_other,
     mail_opt: user.mail_opt,
   };
-}
-
-export async function activeMember(db: Db, id: string): Promise<User> {
-  const user = await db.selectFrom('users').selectAll().where('id', '=', id).where('status', '=', 'active').executeTakeFirst();
-  if (!user) throw new ApiError('UNAUTHENTICATED');
-  return user;
 }
 
 export function userInfoRoutes(app: FastifyInstance, ctx: AppContext) {

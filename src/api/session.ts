@@ -1,5 +1,7 @@
 // The member's session on this device, as the specification names it: the token in local
 // storage "token", cookies ak_logged_in / ak_login_exp (the session timer) and lastLogin.
+// It sits below the API client: the client reads the token here and, when the server says the
+// session is gone, ends it here once; the app shell listens and takes the member to login.
 export const TOKEN_KEY = 'token';
 export const SESSION_SECONDS = 3600;
 const LAST_LOGIN_SECONDS = 7_776_000; // 90 days
@@ -19,6 +21,7 @@ export function token(): string | null {
 
 /** After a successful login or registration; the server says how long the session lasts. */
 export function startSession(newToken: string, seconds: number = SESSION_SECONDS) {
+  ended = false;
   localStorage.setItem(TOKEN_KEY, newToken);
   const expires = Math.floor(Date.now() / 1000) + seconds;
   setCookie('ak_logged_in', '1', seconds);
@@ -42,4 +45,23 @@ export function endSession({ clearSessionStorage = false } = {}) {
   setCookie('ak_logged_in', '', 0);
   setCookie('ak_login_exp', '', 0);
   if (clearSessionStorage) sessionStorage.clear();
+}
+
+type SessionEndedListener = () => void;
+const listeners = new Set<SessionEndedListener>();
+let ended = false;
+
+/** The app shell's hook: called once when a member call finds the session gone. */
+export function onSessionEnded(listener: SessionEndedListener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Ends the session because the server no longer knows it. Several calls failing together (my
+ *  page loads three things at once) end it once: only the first tells the listeners. */
+export function sessionEndedByServer() {
+  endSession();
+  if (ended) return;
+  ended = true;
+  listeners.forEach((listener) => listener());
 }

@@ -1,7 +1,7 @@
 // Response schema of the hottest read (ADR 017; the master option list's is schemas/api/master-options-response.json): Fastify compiles each into a serialiser
 // (fast-json-stringify) once at start instead of running JSON.stringify over the object on every
 // answer. A property not listed here is not sent, so each lists the whole shared type.
-import type { UserInfo } from '../../shared/api-types';
+import type { UserInfo } from '../shared/api-types';
 
 type Properties<T> = Record<keyof T, { type: 'string' }>;
 

@@ -1,0 +1,86 @@
+// Defects 3 and 4 of issue 10 on registration STEP2, at phone size in the parent frame: a click
+// just below a field that gets its error on leaving still lands; a 9th purpose stays ticked.
+import { test, expect } from './support/fixtures';
+import { codeIn, waitForMail } from './support/fixtures';
+import { openFramed, type Framed } from './support/framed';
+import type { Page } from '@playwright/test';
+import fields from '../schemas/shared/fields.json' with { type: 'json' };
+import options from '../schemas/masters/options.json' with { type: 'json' };
+
+const newAddress = () => `new-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+
+async function verifyInFrame(page: Page, framed: Framed) {
+  const { app } = framed;
+  const email = newAddress();
+  await app.getByRole('textbox', { name: 'メールアドレス', exact: true }).fill(email);
+  await app.getByRole('textbox', { name: 'メールアドレス（確認用）', exact: true }).fill(email);
+  await app.getByRole('button', { name: '認証コードを送信' }).click();
+  const code = codeIn(await waitForMail(email));
+  await app.getByLabel('1桁目').click();
+  await page.keyboard.type(code);
+  await app.getByRole('button', { name: '認証コードを登録' }).click();
+  await expect(app.getByText('メールアドレスの認証が完了しました。', { exact: false })).toBeVisible();
+  // STEP2 opens and the member goes on at its first field.
+  await expect(app.getByRole('textbox', { name: 'パスワード', exact: true })).toBeFocused();
+}
+
+test('clicking a radio right after leaving an empty required field ticks that radio', async ({ page }) => {
+  const framed = await openFramed(page, '/register');
+  await verifyInFrame(page, framed);
+  const { app } = framed;
+  await app.getByRole('textbox', { name: '姓', exact: true }).fill('佐藤');
+  await app.getByRole('textbox', { name: '名', exact: true }).click();
+  // Straight from the empty 名 to a choice further down, with the mouse.
+  await app.getByRole('textbox', { name: '名（ローマ字）', exact: true }).click();
+  await app.getByRole('textbox', { name: '姓（ローマ字）', exact: true }).click();
+  await app.getByRole('radio', { name: '女性' }).click();
+  await expect(app.getByRole('radio', { name: '女性' })).toBeChecked();
+  await expect(app.getByText('名を入力してください', { exact: true })).toBeVisible();
+});
+
+test('a 9th purpose stays ticked with the 1〜8 message; その他 keeps its text', async ({ page }) => {
+  const framed = await openFramed(page, '/register');
+  await verifyInFrame(page, framed);
+  const { app } = framed;
+  const max = fields.$defs.purposeList.maxItems;
+  const others = options.purpose.filter((o) => o.value !== '99');
+  for (const option of others.slice(0, max - 1)) await app.getByRole('checkbox', { name: option.label, exact: true }).check();
+  await app.getByRole('checkbox', { name: 'その他', exact: true }).check();
+  await app.getByRole('textbox', { name: 'その他の目的' }).fill('雪国の暮らしを体験したい');
+  const ninth = others[max - 1];
+  await app.getByRole('checkbox', { name: ninth.label, exact: true }).click();
+  await expect(app.getByRole('checkbox', { name: ninth.label, exact: true })).toBeChecked();
+  await expect(app.getByRole('checkbox', { name: 'その他', exact: true })).toBeChecked();
+  await expect(app.getByRole('textbox', { name: 'その他の目的' })).toHaveValue('雪国の暮らしを体験したい');
+  await expect(app.locator('[data-field="root_purpose"]').getByRole('alert')).toContainText(fields.$defs.purposeList.errorMessage.maxItems);
+});
+
+test('a reload keeps the address and STEP2 (never the password or the code) and warns before leaving', async ({ page }) => {
+  const framed = await openFramed(page, '/register');
+  await verifyInFrame(page, framed);
+  const { app } = framed;
+  const email = await app.getByRole('textbox', { name: 'メールアドレス', exact: true }).inputValue();
+  await app.getByRole('textbox', { name: 'パスワード', exact: true }).fill('Sample-Pass1!');
+  await app.getByRole('textbox', { name: '姓', exact: true }).fill('佐藤');
+  await app.getByRole('radio', { name: '女性' }).check();
+  await app.getByRole('checkbox', { name: options.purpose[0].label, exact: true }).check();
+  // Leaving now would lose input: the page asks the browser to confirm.
+  const warned = await framed.frame.evaluate(() => {
+    const event = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(event);
+    return event.defaultPrevented;
+  });
+  expect(warned).toBe(true);
+  const stored = await framed.frame.evaluate(() => JSON.stringify(sessionStorage));
+  expect(stored).not.toContain('Sample-Pass1!');
+  expect(stored).not.toMatch(/"code"|verification_code/);
+
+  page.on('dialog', (dialog) => void dialog.accept());
+  await framed.frame.goto(framed.frame.url());
+  await expect(app.getByRole('textbox', { name: 'メールアドレス', exact: true })).toHaveValue(email);
+  await expect(app.getByRole('textbox', { name: 'メールアドレス（確認用）', exact: true })).toHaveValue(email);
+  await expect(app.getByRole('textbox', { name: '姓', exact: true })).toHaveValue('佐藤');
+  await expect(app.getByRole('radio', { name: '女性' })).toBeChecked();
+  await expect(app.getByRole('checkbox', { name: options.purpose[0].label, exact: true })).toBeChecked();
+  await expect(app.getByRole('textbox', { name: 'パスワード', exact: true })).toHaveValue('');
+});

@@ -1,0 +1,99 @@
+// The coded-flow machine (coded-flow.ts) with its effects: each screen configures what sending
+// and verifying do and how their failures map to field errors; the hook owns the phase, the
+// busy flag, both error sets, the resend countdown, redo and the read-only input.
+import { useCallback, useMemo, useReducer, useRef } from 'react';
+import type { UiSchema } from '@rjsf/utils';
+import type { FieldErrors } from '../shared/validation/field-errors';
+import { codedFlowReducer, initialCodedState, isBusy, showsCode, type CodedState } from './coded-flow';
+import { useCountdown } from './use-countdown';
+
+export interface CodedFlowConfig<I, C> {
+  /** Sends the code for `input`. Resolves 'no-code' when the server let the member through. */
+  send: (input: I) => Promise<void | 'no-code'>;
+  /** Checks the code (and whatever the code step carries). */
+  verify: (input: Partial<I>, code: C) => Promise<void>;
+  /** A refused send: the input form's field errors, or undefined after telling the member otherwise. */
+  sendFailed: (failure: unknown) => Promise<FieldErrors | undefined> | FieldErrors | undefined;
+  /** A refused code: the code form's field errors, or undefined after telling the member otherwise. */
+  verifyFailed: (failure: unknown) => Promise<FieldErrors | undefined> | FieldErrors | undefined;
+  /** The code form's data when the code step opens (e.g. the address the code went to). */
+  codeFor?: (input: Partial<I>) => Partial<C>;
+  /** What the input form keeps on redo (e.g. the current address, which is not the member's input). */
+  keepOnRedo?: (input: Partial<I>) => Partial<I>;
+  /** Seconds before the code may be sent again; no resend when omitted. */
+  resendSeconds?: number;
+  /** The input form's fields, made read-only while the code step is open. */
+  inputFields: string[];
+  initialInput?: Partial<I>;
+  /** The input form's id: focus returns to its first field when the member starts again. */
+  inputFormId: string;
+}
+
+export function useCodedFlow<I extends object, C extends object>(config: CodedFlowConfig<I, C>) {
+  const [state, dispatch] = useReducer(codedFlowReducer<I, C>, config.initialInput, (input) => initialCodedState<I, C>(input));
+  const { remaining, start, reset } = useCountdown();
+  // The latest state and config for the async effects, which outlive the render that began them.
+  const latest = useRef({ state, config });
+  latest.current = { state, config };
+
+  const sendWith = useCallback(
+    async (input: I, resend: boolean) => {
+      const { config: c } = latest.current;
+      dispatch({ type: resend ? 'RESEND' : 'SEND' });
+      try {
+        if ((await c.send(input)) === 'no-code') return dispatch({ type: 'NO_CODE_NEEDED' });
+        dispatch({ type: 'SENT', code: c.codeFor?.(input) });
+        if (c.resendSeconds) start(c.resendSeconds);
+      } catch (failure) {
+        dispatch({ type: 'SEND_FAILED', errors: await c.sendFailed(failure) });
+      }
+    },
+    [start],
+  );
+
+  const verify = useCallback(async (code: C) => {
+    const { config: c, state: s } = latest.current;
+    dispatch({ type: 'VERIFY' });
+    try {
+      await c.verify(s.input, code);
+      dispatch({ type: 'VERIFIED' });
+    } catch (failure) {
+      dispatch({ type: 'VERIFY_FAILED', errors: await c.verifyFailed(failure) });
+    }
+  }, []);
+
+  const redo = useCallback(() => {
+    const { config: c, state: s } = latest.current;
+    dispatch({ type: 'REDO', input: c.keepOnRedo?.(s.input) });
+    reset();
+    // After the re-render that made the input form editable again.
+    window.setTimeout(() => firstField(c.inputFormId)?.focus());
+  }, [reset]);
+
+  const readOnly = useReadOnly(config.inputFields, state);
+  return {
+    state,
+    phase: state.phase,
+    busy: isBusy(state.phase),
+    codeOpen: showsCode(state.phase),
+    /** UI overrides for the input form: read-only once the code is on its way. */
+    inputOverrides: readOnly,
+    setInput: (input: Partial<I>) => dispatch({ type: 'EDIT_INPUT', input }),
+    setCode: (code: Partial<C>) => dispatch({ type: 'EDIT_CODE', code }),
+    send: (input: I) => sendWith(input, false),
+    resend: () => sendWith(latest.current.state.input as I, true),
+    verify,
+    redo,
+    countdown: remaining,
+  };
+}
+
+function useReadOnly(fields: string[], state: CodedState<unknown, unknown>): UiSchema | undefined {
+  const locked = state.phase !== 'input' && state.phase !== 'sending';
+  const key = fields.join(',');
+  const overrides = useMemo<UiSchema>(() => Object.fromEntries(key.split(',').map((f) => [f, { 'ui:readonly': true }])), [key]);
+  return locked ? overrides : undefined;
+}
+
+const firstField = (formId: string) =>
+  document.getElementById(formId)?.querySelector<HTMLElement>('input:not([readonly]):not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([readonly])');
