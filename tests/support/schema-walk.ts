@@ -55,6 +55,8 @@ export const APPLICATORS = new Set([
 export const ANNOTATIONS = new Set([
   '$id', '$schema', '$comment', '$anchor', 'title', 'description', 'default', 'examples',
   'readOnly', 'writeOnly', 'deprecated', 'contentMediaType', 'contentEncoding', 'enumNames', 'errorMessage',
+  // the project's own: a pattern in words, for docs/validation-spec.md (tools/validation-spec/)
+  'x-pattern-description',
 ]);
 
 /** The error keyword a schema keyword fails with. */
