@@ -14,12 +14,20 @@ function MemberGuard({ entry }: { entry: RouteEntry }) {
   return createElement(screenComponent(entry.screen));
 }
 
+/** Development only: the form review page for product owners (src/dev/). In a production build
+ *  the mode is "production" (whatever NODE_ENV says), so the route and its chunk are left out
+ *  (tests/unit/dist-clean.test.ts). */
+const devRoutes: RouteObject[] = import.meta.env.MODE === 'development'
+  ? [{ path: '_forms/:form?', lazy: async () => ({ Component: (await import('../dev/FormReviewPage')).FormReviewPage }) }]
+  : [];
+
 export function routeObjects(): RouteObject[] {
   return [
     {
       element: <Layout />,
       children: [
         { index: true, element: <Navigate to={indexPath} replace /> },
+        ...devRoutes,
         ...routes.map<RouteObject>((entry) => ({
           path: entry.path,
           handle: { title: entry.title, access: entry.access },

@@ -2,7 +2,9 @@
 // can fail (with the node each sits on, so messages and limits are read from the same place),
 // when a field is required, its label, normalisers and option list. Generic over the schema's
 // shape: `$ref` (local, after bundling), `allOf`, `if`/`then`/`else`, `not`, `items`.
-import type { JsonObject } from '../../src/shared/validation/schema-bundle.ts';
+import { isObject, refChain, type JsonObject } from '../../src/shared/validation/schema-nodes.ts';
+
+export { isObject };
 
 export interface Condition {
   /** The `if` node and whether the rule applies when it holds (`then`) or not (`else`). */
@@ -33,40 +35,11 @@ export interface FieldRules {
   present: Condition[][];
 }
 
-export const isObject = (v: unknown): v is JsonObject => !!v && typeof v === 'object' && !Array.isArray(v);
-
 /** Keywords that fail on their own; each becomes one rule (and one message). */
 export const RULE_KEYWORDS = [
   'type', 'format', 'const', 'enum', 'minLength', 'maxLength', 'pattern', 'minItems', 'maxItems', 'uniqueItems',
   'contains', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'sameAs', 'differentFrom',
 ] as const;
-
-export function resolveLocal(root: JsonObject, ref: string): JsonObject {
-  if (!ref.startsWith('#/')) throw new Error(`Only local refs are expected after bundling: ${ref}`);
-  const target = ref
-    .slice(2)
-    .split('/')
-    .map((part) => decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce<unknown>((node, part) => (isObject(node) ? node[part] : undefined), root);
-  if (!isObject(target)) throw new Error(`Unresolved $ref ${ref}`);
-  return target;
-}
-
-/** The node and everything it `$ref`s, nearest first. */
-export function refChain(root: JsonObject, node: JsonObject): JsonObject[] {
-  const chain = [node];
-  for (let current = node; typeof current.$ref === 'string'; ) {
-    current = resolveLocal(root, current.$ref);
-    if (chain.includes(current)) throw new Error(`$ref cycle at ${String(node.$ref)}`);
-    chain.push(current);
-  }
-  return chain;
-}
-
-/** The first value of `keyword` along the node's ref chain. */
-export function firstOf(root: JsonObject, node: JsonObject, keyword: string): unknown {
-  return refChain(root, node).find((n) => n[keyword] !== undefined)?.[keyword];
-}
 
 function collectRules(root: JsonObject, node: JsonObject, conditions: Condition[], onItems: boolean, out: Rule[]) {
   for (const current of refChain(root, node)) {

@@ -1,0 +1,36 @@
+// Dev only (registered by scripts/dev.ts, never by the production server): the server's verdict
+// on a form's data, for the form review page at /user/_forms. It validates with the server's
+// own ajv (src/server/validation.ts) and the form's schema as the server holds it, after the
+// same pre-processing the API applies to a payload, and answers with the field messages an
+// API call would carry, without storing or sending anything.
+import type { FastifyInstance } from 'fastify';
+import messages from '../messages/ja.json';
+import { ApiError } from '../src/server/errors';
+import { trimFreeText } from '../src/server/free-text';
+import { createServerAjv } from '../src/server/validation';
+import { toFieldErrors, type FieldErrors } from '../src/shared/validation/field-errors';
+import { formNames, loadForm } from '../src/shared/validation/schema-files';
+
+export interface FormVerdict {
+  valid: boolean;
+  fields: FieldErrors;
+}
+
+/** Reads the schemas afresh on every call, so an edited schema is judged after a reload. */
+export function formVerdict(name: string, data: unknown): FormVerdict | undefined {
+  if (!formNames().includes(name)) return undefined;
+  const { ajv } = createServerAjv();
+  const { schema } = loadForm(name);
+  const validate = ajv.getSchema(typeof schema.$id === 'string' ? schema.$id : `form.${name}.json`);
+  if (!validate) throw new Error(`The server holds no schema for form ${name}`);
+  const valid = validate(trimFreeText(data)) as boolean;
+  return { valid, fields: valid ? {} : toFieldErrors(validate.errors, messages.form.fallbackFieldError) };
+}
+
+export function devFormRoutes(app: FastifyInstance) {
+  app.post<{ Params: { name: string } }>('/v1/_dev/forms/:name/verdict', { config: { auth: 'client' } }, async (request) => {
+    const verdict = formVerdict(request.params.name, request.body ?? {});
+    if (!verdict) throw new ApiError('NOT_FOUND');
+    return verdict;
+  });
+}
