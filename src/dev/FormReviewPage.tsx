@@ -24,8 +24,10 @@ export function FormReviewPage() {
     <div className="form-review">
       <h1 className="page__title">{texts.title}</h1>
       <p className="notice notice--info">{texts.intro}</p>
-      <nav aria-label={texts.listHeading}>
-        <h2>{texts.listHeading}</h2>
+      {/* Folded once a form is open, so the form sits near the top. */}
+      <details className="form-review__list" open={!form}>
+        <summary>{texts.listHeading}</summary>
+        <nav aria-label={texts.listHeading}>
         <ul className="form-review__screens">
           {routes
             .filter((route) => route.forms.length > 0)
@@ -42,7 +44,8 @@ export function FormReviewPage() {
             </li>
           )}
         </ul>
-      </nav>
+        </nav>
+      </details>
       {form && forms[form] ? <FormReviewPanel key={form} name={form} /> : <p>{texts.choose}</p>}
     </div>
   );

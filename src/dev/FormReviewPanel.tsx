@@ -10,7 +10,7 @@ import type { MasterOption } from '../engine/form-context';
 import { format } from '../shared/format';
 import { sampleData } from '../shared/sample-data';
 import type { FieldErrors } from '../shared/validation/field-errors';
-import { isObject, type JsonObject } from '../shared/validation/schema-nodes';
+import { firstOf, isObject, type JsonObject } from '../shared/validation/schema-nodes';
 
 interface Verdict {
   valid: boolean;
@@ -45,11 +45,20 @@ function mastersOf(form: FormModule): string[] {
   return [...names].sort();
 }
 
+/** A field's label as the form shows it (the UI schema's title, else the schema's). */
+function labelOf(form: FormModule, field: string): string {
+  const ui = form.uiSchema[field] as JsonObject | undefined;
+  const node = (form.schema.properties as JsonObject | undefined)?.[field];
+  const title = ui?.['ui:title'] ?? (isObject(node) ? firstOf(form.schema as JsonObject, node, 'title') : undefined);
+  return typeof title === 'string' ? title : field;
+}
+
+// The verdict is listed in a notice rather than under the fields, so the form's own messages
+// and the server's stand side by side for comparison.
 export function FormReviewPanel({ name }: { name: string }) {
   const [form, setForm] = useState<FormModule>();
   const [masters, setMasters] = useState<Record<string, MasterOption[]>>({});
   const [data, setData] = useState<JsonObject>({});
-  const [serverErrors, setServerErrors] = useState<FieldErrors>();
   const [notice, setNotice] = useState<Notice>();
   const handle = useRef<SchemaFormHandle>(null);
 
@@ -82,19 +91,17 @@ export function FormReviewPanel({ name }: { name: string }) {
   const fillSample = () => {
     const sample = sampleData(form.schema as JsonObject, { masters, masterOf: (field) => masterOf(form, field) });
     setData(sample);
-    setServerErrors(undefined);
     setNotice(isFormValid(form, sample) ? undefined : { kind: 'warning', lines: [texts.sampleInvalid] });
   };
   const askServer = async () => {
     try {
       const verdict = await call<Verdict>('post', `/_dev/forms/${name}/verdict`, { auth: 'client', body: data });
-      setServerErrors(verdict.valid ? undefined : verdict.fields);
       setNotice(
         verdict.valid
           ? { kind: 'ok', lines: [texts.serverValid] }
           : {
               kind: 'error',
-              lines: [texts.serverInvalid, ...Object.entries(verdict.fields).flatMap(([field, list]) => list.map((message) => format(texts.serverField, { field, message })))],
+              lines: [texts.serverInvalid, ...Object.entries(verdict.fields).flatMap(([field, list]) => list.map((message) => format(texts.serverField, { field: labelOf(form, field), key: field, message })))],
             },
       );
     } catch (error) {
@@ -132,7 +139,6 @@ export function FormReviewPanel({ name }: { name: string }) {
         formData={data}
         onChange={change}
         masters={masters}
-        serverErrors={serverErrors}
         onSubmit={() => setNotice({ kind: 'ok', lines: [texts.clientValid] })}
         actions={
           <div className="actions">
