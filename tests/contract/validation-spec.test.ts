@@ -112,3 +112,38 @@ describe('what the generator writes for a rule', () => {
     expect(code('`x')).toBe('`` `x ``');
   });
 });
+
+describe('x-master and x-normalise on the field (where option lists and normalisers are declared)', () => {
+  let root: string;
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'spec-x-'));
+    cpSync(SCHEMAS_DIR, join(root, 'schemas'), { recursive: true });
+    cpSync(join(SCHEMAS_DIR, '..', 'messages'), join(root, 'messages'), { recursive: true });
+    editJson(join(root, 'schemas', 'forms', 'login.schema.json'), (json) => {
+      (json.properties as Record<string, JsonObject>).email['x-normalise'] = ['trim', 'canonicalEmail'];
+    });
+    editJson(join(root, 'schemas', 'forms', 'withdraw.schema.json'), (json) => {
+      (json.properties as Record<string, JsonObject>).reason['x-master'] = 'job';
+    });
+  });
+  afterAll(() => {
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  it('the row names the normalisers in words and lists the master’s options', () => {
+    const masters = JSON.parse(readFileSync(join(root, 'schemas', 'masters', 'options.json'), 'utf8')) as Record<string, Array<{ value: string; label: string }>>;
+    const spec = generateValidationSpec(join(root, 'schemas'));
+    expect(specRow(generateValidationSpec(), 'login', 'email')![texts.columns[6]]).toBe('－');
+    expect(specRow(spec, 'login', 'email')![texts.columns[6]].split('\n')).toEqual([texts.normalisers.trim, texts.normalisers.canonicalEmail]);
+    expect(specRow(generateValidationSpec(), 'withdraw', 'reason')![texts.columns[7]]).toBe('－');
+    const row = specRow(spec, 'withdraw', 'reason')!;
+    for (const option of masters.job) expect(row[texts.columns[7]].split('\n')).toContain(fill(texts.option, option));
+  });
+
+  it('an unknown normaliser stops the generator with a message saying where to describe it', () => {
+    editJson(join(root, 'schemas', 'forms', 'withdraw.schema.json'), (json) => {
+      (json.properties as Record<string, JsonObject>).reason['x-normalise'] = ['noSuchNormaliser'];
+    });
+    expect(() => generateValidationSpec(join(root, 'schemas'))).toThrow(/noSuchNormaliser.*messages\/validation-spec\.ja\.json/);
+  });
+});

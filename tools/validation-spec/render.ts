@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { fillMessage } from '../../src/shared/validation/message-params.ts';
 import { formNames, loadBundledForm, loadCatalogue, SCHEMAS_DIR } from '../../src/shared/validation/schema-files.ts';
 import type { JsonObject } from '../../src/shared/validation/schema-bundle.ts';
+import { refChain } from '../../src/shared/validation/schema-nodes.ts';
 import { formFields, isObject, type Condition, type FieldRules, type Rule } from './field-rules.ts';
 
 type Texts = typeof import('../../messages/validation-spec.ja.json');
@@ -59,7 +60,10 @@ function label(ctx: FormContext, name: string): string {
 }
 
 function masterName(ctx: FormContext, name: string): string | undefined {
-  const master = fieldValue(ctx, name, 'x-master') ?? uiOptions(ctx, name).master;
+  // On the field, on its items (a multiple choice), or still in the UI schema.
+  const items = ctx.fields.get(name)?.nodes.map((n) => n.items).filter(isObject) ?? [];
+  const onItems = items.flatMap((item) => refChain(ctx.root, item)).find((n) => n['x-master'] !== undefined)?.['x-master'];
+  const master = fieldValue(ctx, name, 'x-master') ?? onItems ?? uiOptions(ctx, name).master;
   return typeof master === 'string' ? master : undefined;
 }
 
