@@ -122,10 +122,13 @@ function ruleText(ctx: FormContext, field: FieldRules, rule: Rule, text: string)
 function requiredCell(ctx: FormContext, field: FieldRules): string[] {
   const { required, shownWhen, conditions } = ctx.texts;
   const describe = (list: Condition[]) => list.map((c) => describeCondition(ctx, c)).join(conditions.and);
-  if (field.required.some((r) => r.conditions.length === 0)) return [required.always];
-  if (field.required.length > 0) return field.required.map((r) => fill(required.conditional, { when: describe(r.conditions) }));
+  const ui = uiOf(ctx, field.name);
+  // A read-only or hidden field is filled by the screen, not typed by the member.
+  const readonly = ui['ui:readonly'] === true || ui['ui:widget'] === 'hidden' ? [required.readonly] : [];
+  if (field.required.some((r) => r.conditions.length === 0)) return [required.always, ...readonly];
+  if (field.required.length > 0) return [...field.required.map((r) => fill(required.conditional, { when: describe(r.conditions) })), ...readonly];
   const shown = field.present.some((c) => c.length === 0) ? [] : field.present.map((c) => fill(shownWhen, { when: describe(c) }));
-  return [...shown, required.optional];
+  return [...shown, required.optional, ...readonly];
 }
 
 function typeCell(ctx: FormContext, field: FieldRules): string[] {
