@@ -133,9 +133,9 @@ describe('x-master and x-normalise on the field (where option lists and normalis
   it('the row names the normalisers in words and lists the master’s options', () => {
     const masters = JSON.parse(readFileSync(join(root, 'schemas', 'masters', 'options.json'), 'utf8')) as Record<string, Array<{ value: string; label: string }>>;
     const spec = generateValidationSpec(join(root, 'schemas'));
-    expect(specRow(generateValidationSpec(), 'login', 'email')![texts.columns[6]]).toBe('－');
+    expect(specRow(generateValidationSpec(), 'login', 'email')![texts.columns[6]]).toBe(texts.empty);
     expect(specRow(spec, 'login', 'email')![texts.columns[6]].split('\n')).toEqual([texts.normalisers.trim, texts.normalisers.canonicalEmail]);
-    expect(specRow(generateValidationSpec(), 'withdraw', 'reason')![texts.columns[7]]).toBe('－');
+    expect(specRow(generateValidationSpec(), 'withdraw', 'reason')![texts.columns[7]]).toBe(texts.empty);
     const row = specRow(spec, 'withdraw', 'reason')!;
     for (const option of masters.job) expect(row[texts.columns[7]].split('\n')).toContain(fill(texts.option, option));
   });

@@ -33,8 +33,8 @@ export function code(text: string): string {
 }
 
 /** A table cell: lines joined with <br>, pipes escaped. */
-function cell(lines: string[]): string {
-  return [...new Set(lines)].join('<br>').replace(/\|/g, '\\|').replace(/\n/g, '<br>') || '－';
+function cell(lines: string[], empty: string): string {
+  return [...new Set(lines)].join('<br>').replace(/\|/g, '\\|').replace(/\n/g, '<br>') || empty;
 }
 
 interface FormContext {
@@ -90,7 +90,7 @@ function describeCondition(ctx: FormContext, condition: Condition): string {
     const base = { field: label(ctx, field) };
     if (!isObject(sub)) return fill(conditions.other, { json: code(JSON.stringify(sub)) });
     if (sub.const !== undefined) return fill(conditions.equals, { ...base, value: sub.const, label: labelOf(field, sub.const) });
-    if (Array.isArray(sub.enum)) return fill(conditions.oneOf, { ...base, labels: sub.enum.map((v) => `「${labelOf(field, v)}」（${String(v)}）`).join('、') });
+    if (Array.isArray(sub.enum)) return fill(conditions.oneOf, { ...base, labels: sub.enum.map((v) => fill(conditions.oneOfItem, { label: labelOf(field, v), value: v })).join(ctx.texts.listSeparator) });
     if (isObject(sub.contains) && sub.contains.const !== undefined) {
       return fill(conditions.contains, { ...base, value: sub.contains.const, label: labelOf(field, sub.contains.const) });
     }
@@ -138,7 +138,7 @@ function typeCell(ctx: FormContext, field: FieldRules): string[] {
   const format = field.rules.find((r) => r.keyword === 'format' && !r.onItems)?.value;
   if (typeof format === 'string') named.push((ctx.texts.formats as Record<string, string>)[format] ?? format);
   if (!types.includes('array') && options(ctx, field.name).length > 0) named.push(ctx.texts.choice);
-  return [named.join('・')];
+  return [named.join(ctx.texts.typeSeparator)];
 }
 
 const num = (rules: Rule[], keyword: string, pick: (a: number, b: number) => number): number | undefined =>
@@ -244,13 +244,13 @@ function formTable(ctx: FormContext): string[] {
     [
       label(ctx, field.name),
       code(field.name),
-      cell(requiredCell(ctx, field)),
-      cell(typeCell(ctx, field)),
-      cell(limitCell(ctx, field)),
-      cell(patternCell(ctx, field)),
-      cell(normaliseCell(ctx, field)),
-      cell(optionCell(ctx, field)),
-      cell(messageCell(ctx, field)),
+      cell(requiredCell(ctx, field), ctx.texts.empty),
+      cell(typeCell(ctx, field), ctx.texts.empty),
+      cell(limitCell(ctx, field), ctx.texts.empty),
+      cell(patternCell(ctx, field), ctx.texts.empty),
+      cell(normaliseCell(ctx, field), ctx.texts.empty),
+      cell(optionCell(ctx, field), ctx.texts.empty),
+      cell(messageCell(ctx, field), ctx.texts.empty),
     ],
   );
   const columns = ctx.texts.columns;
@@ -297,7 +297,7 @@ export function generateValidationSpec(sources: SpecSources | string = {}): stri
     `| ${texts.screenColumns.join(' | ')} |`,
     `|${texts.screenColumns.map(() => '---').join('|')}|`,
     ...catalogue.routes.map((r) =>
-      `| ${r.title} | ${code(pathOf(r.path))} | ${(texts.access as Record<string, string>)[r.access] ?? r.access} | ${r.forms.length > 0 ? r.forms.map(code).join('、') : texts.noForms} |`,
+      `| ${r.title} | ${code(pathOf(r.path))} | ${(texts.access as Record<string, string>)[r.access] ?? r.access} | ${r.forms.length > 0 ? r.forms.map(code).join(texts.listSeparator) : texts.noForms} |`,
     ),
     '',
     ...withForms.flatMap((route) => [`## ${fill(texts.screenHeading, { title: route.title, path: pathOf(route.path) })}`, '', ...route.forms.flatMap((f) => formSection(f, '###'))]),
