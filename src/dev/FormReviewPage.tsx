@@ -8,6 +8,7 @@ import texts from '../../messages/form-review.ja.json';
 import { basePath, routes } from '../app/catalogue';
 import { format } from '../shared/format';
 import { FormReviewPanel } from './FormReviewPanel';
+import './form-review.css';
 
 export function FormReviewPage() {
   const { form } = useParams();

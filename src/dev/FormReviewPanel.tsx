@@ -112,7 +112,7 @@ export function FormReviewPanel({ name }: { name: string }) {
   return (
     <section className="form-review__panel" aria-labelledby="form-review-heading">
       <h2 id="form-review-heading">{format(texts.formHeading, { name })}</h2>
-      <div className="actions">
+      <div className="actions form-review__tools">
         <button type="button" className="button button--secondary button--small" onClick={fillSample}>
           {texts.fillSample}
         </button>
