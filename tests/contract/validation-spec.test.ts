@@ -6,13 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import texts from '../../messages/validation-spec.ja.json';
+import { format } from '../../src/shared/format';
 import { fillMessage } from '../../src/shared/validation/message-params';
 import { SCHEMAS_DIR } from '../../src/shared/validation/schema-files';
 import type { JsonObject } from '../../src/shared/validation/schema-bundle';
 import { generateValidationSpec, SPEC_FILE } from '../../tools/validation-spec/render';
 import { specRow } from '../../tools/validation-spec/read';
 
-const fill = (template: string, values: Record<string, unknown>) => template.replace(/\{(\w+)\}/g, (w, k: string) => (k in values ? String(values[k]) : w));
+const fill = (template: string, values: Record<string, unknown>) => format(template, Object.fromEntries(Object.entries(values).map(([k, v]) => [k, String(v)])));
 
 function editJson(file: string, edit: (json: JsonObject) => void) {
   const json = JSON.parse(readFileSync(file, 'utf8')) as JsonObject;

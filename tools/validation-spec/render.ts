@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { format } from '../../src/shared/format.ts';
 import { fillMessage } from '../../src/shared/validation/message-params.ts';
 import { formNames, loadBundledForm, loadCatalogue, SCHEMAS_DIR } from '../../src/shared/validation/schema-files.ts';
 import type { JsonObject } from '../../src/shared/validation/schema-bundle.ts';
@@ -21,9 +22,8 @@ export const SPEC_FILE = fileURLToPath(new URL('../../docs/validation-spec.md', 
 
 const readJson = <T>(path: string) => JSON.parse(readFileSync(path, 'utf8')) as T;
 
-function fill(template: string, values: Record<string, unknown>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in values ? String(values[key]) : whole));
-}
+const fill = (template: string, values: Record<string, unknown>): string =>
+  format(template, Object.fromEntries(Object.entries(values).map(([key, value]) => [key, String(value)])));
 
 /** Inline code that survives backticks in `text` (a longer fence, padded). */
 export function code(text: string): string {
