@@ -4,10 +4,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sampleData } from '../../src/shared/sample-data';
-import { formNames, loadBundledForm, SCHEMAS_DIR } from '../../src/shared/validation/schema-files';
+import { formNames, loadBundledForm, loadSharedSchemas, SCHEMAS_DIR } from '../../src/shared/validation/schema-files';
 import type { JsonObject } from '../../src/shared/validation/schema-bundle';
 import { toFieldErrors } from '../../src/shared/validation/field-errors';
 import { buildFormModule, validateWith } from '../support/forms';
+import { createServerAjv } from '../../src/server/validation';
 
 const masters = JSON.parse(readFileSync(join(SCHEMAS_DIR, 'masters', 'options.json'), 'utf8')) as Record<string, Array<{ value: string }>>;
 
@@ -42,5 +43,24 @@ describe('sample data generated from the schema', () => {
       },
     };
     expect(sampleData(schema)).toEqual({ a: 'x@example.jp', b: 'y@example.jp', c: 'y@example.jp' });
+  });
+});
+
+describe('examples on the shared field definitions', () => {
+  const { ajv } = createServerAjv();
+  const cases = Object.entries(loadSharedSchemas()).flatMap(([id, doc]) =>
+    Object.entries(doc.$defs as Record<string, JsonObject>).flatMap(([name, def]) =>
+      (Array.isArray(def.examples) ? def.examples : []).map((example) => [`${id}#/$defs/${name}`, example] as const),
+    ),
+  );
+
+  it('there are some (the sample data starts from them)', () => {
+    expect(cases.length).toBeGreaterThan(10);
+  });
+
+  it.each(cases)('%s accepts its example %j', (ref, example) => {
+    const validate = ajv.getSchema(ref);
+    expect(validate, ref).toBeDefined();
+    expect(validate!(example), JSON.stringify(validate!.errors)).toBe(true);
   });
 });
