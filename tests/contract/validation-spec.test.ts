@@ -34,6 +34,8 @@ describe('docs/validation-spec.md', () => {
   });
 });
 
+const PLACEHOLDER = '目的を{min}〜{max}文字で入力してください（テスト用）';
+
 describe('the generated spec follows a JSON-only edit', () => {
   let root: string;
   let edited: { minLength: number; maxLength: number; message: string; optionLabel: string; optionValue: string };
@@ -47,6 +49,10 @@ describe('the generated spec follows a JSON-only edit', () => {
       field.maxLength = 100;
       (field.errorMessage as JsonObject).maxLength = '{limit}文字までで入力してください（テスト用の文言）';
       edited = { minLength: field.minLength as number, maxLength: field.maxLength as number, message: fillMessage((field.errorMessage as JsonObject).maxLength as string, field, 'maxLength'), optionLabel: '', optionValue: '' };
+    });
+    // A placeholder that states the limits by parameter (as issue 9 asks of the real ones).
+    editJson(join(root, 'schemas', 'forms', 'register-profile.ui.json'), (json) => {
+      (json.purpose_detail as JsonObject)['ui:placeholder'] = PLACEHOLDER;
     });
     editJson(join(root, 'schemas', 'masters', 'options.json'), (json) => {
       const option = (json.purpose as Array<{ value: string; label: string }>)[0];
@@ -70,6 +76,10 @@ describe('the generated spec follows a JSON-only edit', () => {
     expect(row![columns[8]].split('\n')).toContain(fill(texts.message, { keyword: texts.keywords.maxLength, message: edited.message }));
     expect(before![columns[8]]).not.toContain(edited.message);
     expect(before![columns[4]]).not.toBe(row![columns[4]]);
+
+    const placeholder = fillMessage(PLACEHOLDER, { minLength: edited.minLength, maxLength: edited.maxLength });
+    expect(placeholder).toContain(`${edited.minLength}〜${edited.maxLength}`);
+    expect(row![columns[9]].split('\n')).toContain(fill(texts.uiTexts['ui:placeholder'], { text: placeholder }));
 
     const purpose = specRow(spec, 'register-profile', 'purpose');
     expect(purpose![columns[7]].split('\n')).toContain(fill(texts.option, { value: edited.optionValue, label: edited.optionLabel }));

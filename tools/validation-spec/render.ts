@@ -239,6 +239,16 @@ function messageCell(ctx: FormContext, field: FieldRules): string[] {
   ];
 }
 
+/** What the screen writes around the field (placeholder, help, description), with any
+ *  {limit}/{min}/{max} filled from the field's own limits. */
+function uiTextCell(ctx: FormContext, field: FieldRules): string[] {
+  const limits = Object.assign({}, ...[...field.nodes].reverse()) as JsonObject;
+  const ui = uiOf(ctx, field.name);
+  return Object.entries(ctx.texts.uiTexts).flatMap(([key, template]) =>
+    typeof ui[key] === 'string' ? [fill(template, { text: fillMessage(ui[key] as string, limits) })] : [],
+  );
+}
+
 function formTable(ctx: FormContext): string[] {
   const rows = [...ctx.fields.values()].map((field) =>
     [
@@ -251,6 +261,7 @@ function formTable(ctx: FormContext): string[] {
       cell(normaliseCell(ctx, field), ctx.texts.empty),
       cell(optionCell(ctx, field), ctx.texts.empty),
       cell(messageCell(ctx, field), ctx.texts.empty),
+      cell(uiTextCell(ctx, field), ctx.texts.empty),
     ],
   );
   const columns = ctx.texts.columns;
