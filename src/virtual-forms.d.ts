@@ -18,3 +18,9 @@ declare module '@rjsf/validator-ajv8/lib/createAjvInstance.js' {
     extenderFn?: (ajv: Ajv) => Ajv,
   ): Ajv;
 }
+declare module 'virtual:form-index' {
+  import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+  import type { ValidatorFunctions } from '@rjsf/validator-ajv8';
+  /** Every form under schemas/forms, by name, as a lazy import of `virtual:form/<name>`. */
+  export const forms: Record<string, () => Promise<{ schema: RJSFSchema; uiSchema: UiSchema; validateFns: ValidatorFunctions; name: string }>>;
+}

@@ -9,6 +9,8 @@ import { fillMessage } from '../../src/shared/validation/message-params';
 import { buildFormModule, validateWith } from '../support/forms';
 import { makeEditedCopy, type EditedCopy } from '../support/edited-schemas';
 import { rulesOf } from '../support/schema-messages';
+import { generateValidationSpec } from '../../tools/validation-spec/render';
+import { specRow } from '../../tools/validation-spec/read';
 import { CLIENT_KEY, DATABASES, Harness, japaneseText, setUpOrFail, validRegistration } from '../support/api-harness';
 import type { FormModule } from '../../src/engine/SchemaForm';
 
@@ -65,9 +67,16 @@ describe('the precompiled client validator and the UI follow the edit', () => {
     expect(fillMessage('{limit}文字以内', { maxLength: copy.before }, 'maxLength')).toBe(`${copy.before}文字以内`);
   });
 
-  // Hook for the generated validation spec (docs/validation-spec.md, `npm run spec`): its test
-  // generates the spec from `copy.schemasDir` and checks the new limit, wording and option appear.
-  it.todo('the generated validation spec follows the same edit (added with the spec generator)');
+  it('the generated validation spec (docs/validation-spec.md, `npm run spec`) follows the same edit', () => {
+    const edited = specRow(generateValidationSpec({ schemasDir: copy.schemasDir, messagesDir: copy.messagesDir }), 'register-profile', 'purpose_detail')!;
+    const original = specRow(generateValidationSpec(), 'register-profile', 'purpose_detail')!;
+    const cells = (row: Record<string, string>) => Object.values(row).join('\n');
+    expect(cells(edited)).toContain(`${copy.after}文字`);
+    expect(cells(edited)).toContain(copy.banMessage);
+    expect(cells(original)).not.toContain(copy.banMessage);
+    const purposes = cells(specRow(generateValidationSpec({ schemasDir: copy.schemasDir, messagesDir: copy.messagesDir }), 'register-profile', 'purpose')!);
+    expect(purposes).toContain(copy.option.label);
+  });
 });
 
 describe.each(DATABASES)('the server follows the edit ($name)', ({ kind }) => {

@@ -3,6 +3,9 @@
 // means to provoke one calls `expectConsoleError()` first.
 import { afterEach, beforeEach, vi } from 'vitest';
 
+// jsdom has no layout, so no scrollIntoView: the engine's reveal calls it after an error shows.
+if (typeof Element !== 'undefined' && !Element.prototype.scrollIntoView) Element.prototype.scrollIntoView = () => {};
+
 let calls: unknown[][] = [];
 let expected = false;
 

@@ -58,6 +58,8 @@ export const ANNOTATIONS = new Set([
   // The project's own (docs/decisions/012): normalisers, option list, a required field's own
   // message, default messages, the forms an API payload is, a form that is never sent.
   'x-normalise', 'x-master', 'x-required-message', 'x-default-messages', 'x-forms', 'x-submits', 'x-invalid-examples',
+  // the project's own: a pattern in words, for docs/validation-spec.md (tools/validation-spec/)
+  'x-pattern-description',
 ]);
 
 /** The error keyword a schema keyword fails with. */

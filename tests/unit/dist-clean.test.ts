@@ -133,3 +133,13 @@ describe('client bundle: first-load bytes per route', () => {
     expect(weight.gzip, `${path}: ${weight.files} files, ${weight.gzip} bytes gzip (budget ${budgetOf(path)})`).toBeLessThanOrEqual(budgetOf(path));
   });
 });
+
+describe('dev-only pages', () => {
+  it('the form review page (/user/_forms) and its verdict endpoint are not in the production bundle', () => {
+    const review = JSON.parse(readFileSync(join(ROOT, 'messages', 'form-review.ja.json'), 'utf8')) as Record<string, string>;
+    // Its texts, its route, the endpoint it calls, and the index of every form it lists.
+    const markers = [review.title, review.fillSample, review.serverVerdict, '_forms', '_dev/forms', 'form-index'];
+    const hits = scripts.flatMap(({ file, code }) => markers.filter((marker) => code.includes(marker) || file.includes(marker)).map((marker) => `${file}: ${marker}`));
+    expect(hits).toEqual([]);
+  });
+});
