@@ -83,6 +83,7 @@ test.describe('registration by e-mailed link (phone, in the parent frame)', () =
     await expect(app.getByText(`認証済みのメールアドレス：${email}`)).toBeVisible();
     await expect(box(app, 'メールアドレス')).toHaveValue(email);
     await expect(box(app, 'メールアドレス')).toHaveAttribute('readonly', '');
+    await page.screenshot({ path: 'test-results/old-register-top.png' });
 
     await fillOldForm(app, password);
     // Each old rule one step past its edge shows its own message; at the edge it passes.
