@@ -73,8 +73,9 @@ test('an address that is already a member: STEP1 answers as for any address, and
   await page.getByRole('button', { name: '認証コードを送信' }).click();
   await expect(page.getByRole('status').filter({ hasText: '認証コードを送信しました' })).toBeVisible();
   const notice = await waitForMail(member.email);
-  const { mail, site } = JSON.parse(readFileSync(new URL('../messages/ja.json', import.meta.url), 'utf8'));
-  expect(notice.subject).toBe(mail.registerAttempted.subject.replace('{site}', site.name));
+  const { site } = JSON.parse(readFileSync(new URL('../messages/ja.json', import.meta.url), 'utf8'));
+  const { templates } = JSON.parse(readFileSync(new URL('../messages/mail.ja.json', import.meta.url), 'utf8'));
+  expect(notice.subject).toBe(templates.registerAttempted.subject.replace('{site}', site.name));
   expect(notice.text).not.toMatch(/^\s*\d{5}\s*$/m);
 });
 

@@ -25,3 +25,25 @@ export async function getMasters(names: MasterName[]): Promise<Record<string, Ma
   const lists = await Promise.all(names.map(getMasterOptions));
   return Object.fromEntries(names.map((name, i) => [name, lists[i]]));
 }
+
+/** The old flow's lists: the denshijiti master (GET /v1/master/denshijiti) and option lists,
+ *  each an empty list when its fetch fails or answers something other than a list (the
+ *  specification's old-flow rule); the failure is logged. */
+export async function getMastersOrEmpty(names: Array<MasterName | 'denshijiti'>): Promise<Record<string, MasterOption[]>> {
+  const lists = await Promise.all(
+    names.map(async (name) => {
+      try {
+        const list =
+          name === 'denshijiti'
+            ? await call<unknown>('get', '/master/denshijiti', { auth: 'none' })
+            : await call<unknown>('get', '/master/options', { auth: 'none', params: { master_name: name } });
+        if (Array.isArray(list)) return list as MasterOption[];
+        console.warn(`master ${name}: not a list`);
+      } catch (error) {
+        console.warn(`master ${name} failed`, error);
+      }
+      return [];
+    }),
+  );
+  return Object.fromEntries(names.map((name, i) => [name, lists[i]]));
+}

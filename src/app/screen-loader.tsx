@@ -3,7 +3,6 @@
 import { lazy, type ComponentType } from 'react';
 import messages from '../../messages/ja.json';
 import { format } from '../shared/format';
-import ComingSoon from './ComingSoon';
 
 export const CHUNK_TIMEOUT_MS = 120_000;
 
@@ -37,10 +36,11 @@ export function withTimeout<T>(load: () => Promise<T>, chunk: string, ms = CHUNK
 
 const cache = new Map<string, ComponentType>();
 
-/** The lazily loaded component for a catalogue screen (a "coming soon" page if not built yet). */
+/** The lazily loaded component for a catalogue screen; every catalogue screen must exist (the
+ *  catalogue test holds it), so a missing one is a programming error, not a page. */
 export function screenComponent(screen: string): ComponentType {
   const load = screenModules[`../screens/${screen}/index.tsx`];
-  if (!load) return ComingSoon;
+  if (!load) throw new Error(`No screen folder src/screens/${screen}`);
   let component = cache.get(screen);
   if (!component) {
     component = lazy(() => withTimeout(load, screen));

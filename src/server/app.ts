@@ -19,7 +19,8 @@ import { codeLength } from './schema-settings';
 import { unknownMasterFields } from './masters';
 import type { AppConfig, AppContext } from './context';
 import { serveClient } from './client-files';
-import type { ClientSettings } from '../shared/api-types';
+import type { ClientSettings, Municipality } from '../shared/api-types';
+import { denshijitiList } from './denshijiti';
 import { userAuthRoutes } from './routes/user-auth';
 import { userInfoRoutes } from './routes/user-info';
 import { registrationRoutes } from './routes/registration';
@@ -28,6 +29,7 @@ import { memberRoutes } from './routes/member';
 import { accountRoutes } from './routes/account';
 import { contactRoutes } from './routes/contact';
 import { passwordResetRoutes } from './routes/password-reset';
+import { oldRegistrationRoutes } from './routes/old-registration';
 import { healthRoutes } from './routes/health';
 import { isBadData, isDatabaseUnavailable } from './db/errors';
 import { TextGuardPlugin } from './db/text-guard';
@@ -51,6 +53,8 @@ export interface BuildOptions {
   /** Vite's dev client needs an inline preamble script and a websocket; never in production. */
   devCsp?: boolean;
   logger?: boolean;
+  /** The denshijiti master; by default the official list narrowed by schemas/masters/denshijiti.json. */
+  municipalities?: Municipality[];
   /** Milliseconds a client has to send a whole request (slow bodies are dropped with 408). */
   requestTimeoutMs?: number;
   /** Fastify trustProxy: whose X-Forwarded-For names the client (the per-IP limit counts it). */
@@ -174,6 +178,7 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
     codes: createCodes(db, { ...opts.config, secret: opts.secret, codeLength: codeLength(schemas) }, limits, mailer),
     config: opts.config,
     secret: opts.secret,
+    municipalities: opts.municipalities ?? denshijitiList(),
     schemas,
     parse<T>(schemaId: string, raw: unknown): T {
       const result = validation.parse(schemaId, raw);
@@ -210,6 +215,7 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
   verifyRoutes(app, ctx);
   userInfoRoutes(app, ctx);
   registrationRoutes(app, ctx);
+  oldRegistrationRoutes(app, ctx);
   masterRoutes(app, ctx);
   memberRoutes(app, ctx);
   accountRoutes(app, ctx);

@@ -38,6 +38,8 @@ export interface Config {
   trustedDeviceDays: number;
   /** How long a verified registration address may be used to complete the registration. */
   verifiedEmailSeconds: number;
+  /** How long a registration link mailed by the old e-mail authentication screen stays valid. */
+  registrationLinkSeconds: number;
   /** redis://… keeps the attempt counters in Redis; unset: in the database. */
   redisUrl: string | undefined;
   /** Which proxies' X-Forwarded-For is believed (Fastify trustProxy): the per-IP limit counts
@@ -118,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     codesPerHour: int(env, 'CODES_PER_HOUR', 10),
     trustedDeviceDays: int(env, 'TRUSTED_DEVICE_DAYS', 90),
     verifiedEmailSeconds: int(env, 'VERIFIED_EMAIL_SECONDS', 3600),
+    registrationLinkSeconds: int(env, 'REGISTRATION_LINK_SECONDS', 86400),
     redisUrl,
     trustProxy: env.TRUST_PROXY ?? 'loopback,linklocal,uniquelocal',
     limits: {

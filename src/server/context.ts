@@ -4,13 +4,15 @@ import type { Mailer } from './mail/mailer';
 import type { Codes } from './services/codes';
 import type { Sessions } from './services/sessions';
 import type { Config } from './config';
+import type { Municipality } from '../shared/api-types';
 import type { RateLimits } from './limits/rate-limits';
 import type { Outbox } from './mail/outbox';
 import type { SchemaSet } from '../shared/validation/schema-files';
 
 export type AppConfig = Pick<
   Config,
-  'sessionSeconds' | 'codeTtlSeconds' | 'codeMaxAttempts' | 'codesPerHour' | 'trustedDeviceDays' | 'verifiedEmailSeconds' | 'parentOrigins' | 'siteTopUrl' | 'monitorUrl' | 'surveyUrl' | 'mailDomain' | 'limits'
+  | 'sessionSeconds' | 'codeTtlSeconds' | 'codeMaxAttempts' | 'codesPerHour' | 'trustedDeviceDays' | 'verifiedEmailSeconds' | 'parentOrigins'
+  | 'siteTopUrl' | 'monitorUrl' | 'surveyUrl' | 'mailDomain' | 'limits' | 'publicUrl' | 'registrationLinkSeconds'
 >;
 
 export interface AppContext {
@@ -23,6 +25,8 @@ export interface AppContext {
   sessions: Sessions;
   limits: RateLimits;
   config: AppConfig;
+  /** The denshijiti master (GET /v1/master/denshijiti), fixed at start-up. */
+  municipalities: Municipality[];
   /** Server secret for keyed hashes. */
   secret: string;
   /** The prepared schemas the server runs on (forms, API payloads, catalogue). */

@@ -29,6 +29,13 @@ export interface MasterOption {
   label: string;
 }
 
+/** An item of GET /v1/master/denshijiti: a municipality by its official 6-digit
+ *  local-government code (value), its name (label) and its prefecture. */
+export interface Municipality extends MasterOption {
+  prefecture: string;
+  prefecture_code: string;
+}
+
 /** POST /v1/user/register: the specification's "User and registration payload". */
 export interface RegistrationPayload {
   email: string;
@@ -58,6 +65,13 @@ export interface RegistrationPayload {
   condition_not_single_transfer: true;
   condition_not_care: true;
 }
+
+/** POST /v1/user/register-by-link: the old registration form (form.old-register.json) and the
+ *  key of the mailed link. */
+export type OldRegistrationPayload = Omit<RegistrationPayload, 'verification_code' | 'zip_second' | 'address_second'> & {
+  key: string;
+  city: string;
+};
 
 /** The specification's "Profile update payload". */
 export interface ProfileUpdate {

@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { formNames, loadCatalogue } from '../../src/shared/validation/schema-files';
 import { JAPANESE } from '../support/forms';
+import { screenComponent } from '../../src/app/screen-loader';
+import messages from '../../messages/ja.json';
 
 interface Route {
   path: string;
@@ -108,6 +110,20 @@ describe('route catalogue', () => {
 
   it.each(catalogue.routes.map((r) => [r.path, r] as const))('%s: its screen imports exactly the forms it lists', (_path, route) => {
     expect(formsImportedBy(route.screen)).toEqual([...route.forms].sort());
+  });
+
+  it.each(catalogue.routes.map((r) => [r.path, r] as const))('%s renders its own built screen, never a placeholder', (_path, route) => {
+    expect(existsSync(join(SCREENS_DIR, route.screen, 'index.tsx')), `src/screens/${route.screen}/index.tsx`).toBe(true);
+    expect(() => screenComponent(route.screen)).not.toThrow();
+  });
+
+  it('no placeholder page is left in the app (no ComingSoon component, no "coming soon" text)', () => {
+    const src = fileURLToPath(new URL('../../src/', import.meta.url));
+    const files = (d: string): string[] => readdirSync(d).flatMap((f) => (statSync(join(d, f)).isDirectory() ? files(join(d, f)) : [join(d, f)]));
+    const offenders = files(src).filter((f) => /ComingSoon|comingSoon/.test(f + readFileSync(f, 'utf8')));
+    expect(offenders).toEqual([]);
+    expect(JSON.stringify(messages)).not.toMatch(/準備中/);
+    expect(() => screenComponent('no-such-screen')).toThrow(/no-such-screen/);
   });
 
   it('index and login paths are catalogue routes (login public, index for members)', () => {

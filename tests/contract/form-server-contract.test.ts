@@ -39,6 +39,8 @@ const ROUTES: Record<string, { method: 'POST' | 'PUT'; url: string; member?: boo
   'api.user-verify-email-change.json': { method: 'POST', url: '/v1/user/verify', member: true },
   'api.user-email-change.json': { method: 'POST', url: '/v1/user/email/change', member: true },
   'api.user-withdraw.json': { method: 'POST', url: '/v1/user/withdraw', member: true },
+  'api.email-register-link.json': { method: 'POST', url: '/v1/email/register', body: { flow: 'link' } },
+  'api.user-register-by-link.json': { method: 'POST', url: '/v1/user/register-by-link' },
 };
 
 interface Pairing {

@@ -16,6 +16,7 @@ import type { AppConfig } from '../../src/server/context';
 import type { Mailer, MailTemplate } from '../../src/server/mail/mailer';
 import type { ErrorCode } from '../../src/server/errors';
 import { createMember } from '../../src/server/seed';
+import messages from '../../messages/ja.json';
 import { DEFAULT_LIMITS } from '../../src/server/limits/rate-limits';
 import { canonicalEmail } from '../../src/shared/canonical-email';
 import { masterFile, seedMasters } from '../../src/server/masters';
@@ -37,6 +38,8 @@ export const testConfig: AppConfig = {
   monitorUrl: 'http://localhost:8080/monitor',
   surveyUrl: 'http://localhost:8080/survey',
   mailDomain: 'nichiiki.example.jp',
+  publicUrl: 'http://localhost:3000',
+  registrationLinkSeconds: 86400,
   // Suites send thousands of requests from one address; the per-IP limit has its own tests.
   limits: { ...DEFAULT_LIMITS, ipRequests: 1_000_000 },
 };
@@ -63,6 +66,8 @@ export const API_MESSAGES: Partial<Record<ErrorCode, string>> = {
   IDENTITY_FAILED: '本人確認ができませんでした。入力内容をご確認ください。',
   DB_UNAVAILABLE: 'ただいまサービスに接続しにくい状態です。しばらく時間をおいてから、もう一度お試しください。',
   TOO_MANY_ATTEMPTS: '試行回数の上限に達しました。しばらく時間をおいてから、もう一度お試しください。',
+  LINK_INVALID: messages.api.LINK_INVALID,
+  LINK_RATE_LIMITED: messages.api.LINK_RATE_LIMITED,
 };
 
 // ---------------------------------------------------------------------------------------------

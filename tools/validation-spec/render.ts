@@ -1,7 +1,7 @@
 // docs/validation-spec.md, generated from the schemas (forms, UI schemas, catalogue, masters) and
 // messages/: one section per screen and form, one row per field. Pure and deterministic (no
 // clock, sorted input), so CI can regenerate it and diff. Wording: messages/validation-spec.ja.json.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format } from '../../src/shared/format.ts';
@@ -42,6 +42,9 @@ interface FormContext {
   ui: JsonObject;
   texts: Texts;
   masters: Record<string, Option[]>;
+  /** Lists served by an endpoint of their own from a file of their own (schemas/masters/<name>.json,
+   *  e.g. denshijiti: every municipality), named here rather than listed. */
+  servedMasters: Set<string>;
   fallback: string;
   fields: Map<string, FieldRules>;
 }
@@ -72,6 +75,7 @@ function options(ctx: FormContext, name: string): Option[] {
   const master = masterName(ctx, name);
   if (master) {
     const list = ctx.masters[master];
+    if (!list && ctx.servedMasters.has(master)) return [];
     if (!list) throw new Error(`Field "${name}" names master "${master}", which schemas/masters/options.json does not have`);
     return list;
   }
@@ -137,7 +141,8 @@ function typeCell(ctx: FormContext, field: FieldRules): string[] {
   const named = types.map((t) => (ctx.texts.types as Record<string, string>)[t] ?? t);
   const format = field.rules.find((r) => r.keyword === 'format' && !r.onItems)?.value;
   if (typeof format === 'string') named.push((ctx.texts.formats as Record<string, string>)[format] ?? format);
-  if (!types.includes('array') && options(ctx, field.name).length > 0) named.push(ctx.texts.choice);
+  const served = ctx.servedMasters.has(masterName(ctx, field.name) ?? '');
+  if (!types.includes('array') && (served || options(ctx, field.name).length > 0)) named.push(ctx.texts.choice);
   return [named.join(ctx.texts.typeSeparator)];
 }
 
@@ -213,8 +218,9 @@ function normaliseCell(ctx: FormContext, field: FieldRules): string[] {
 
 function optionCell(ctx: FormContext, field: FieldRules): string[] {
   const list = options(ctx, field.name);
-  if (list.length === 0) return [];
   const master = masterName(ctx, field.name);
+  if (master && ctx.servedMasters.has(master)) return [fill(ctx.texts.servedMaster, { name: code(master), file: code(`schemas/masters/${master}.json`) })];
+  if (list.length === 0) return [];
   const initial = fieldValue(ctx, field.name, 'default');
   return [
     ...(master ? [fill(ctx.texts.master, { name: code(master) })] : []),
@@ -282,6 +288,12 @@ export function generateValidationSpec(sources: SpecSources | string = {}): stri
   const masters = Object.fromEntries(
     Object.entries(readJson<Record<string, unknown>>(join(schemasDir, 'masters', 'options.json'))).filter(([key, list]) => !key.startsWith('$') && Array.isArray(list)),
   ) as Record<string, Option[]>;
+  const servedMasters = new Set(
+    readdirSync(join(schemasDir, 'masters'))
+      .filter((file) => file.endsWith('.json') && file !== 'options.json')
+      .map((file) => file.replace(/\.json$/, ''))
+      .filter((name) => !(name in masters)),
+  );
   const catalogue = loadCatalogue(schemasDir) as { basePath: string; routes: Array<{ path: string; access: string; title: string; forms: string[] }> };
   const known = formNames(schemasDir);
 
@@ -289,7 +301,7 @@ export function generateValidationSpec(sources: SpecSources | string = {}): stri
     const { schema, uiSchema } = loadBundledForm(name, schemasDir);
     const order = Array.isArray(uiSchema['ui:order']) ? uiSchema['ui:order'].map(String) : [];
     const fields = new Map(formFields(schema, order).map((f) => [f.name, f]));
-    const ctx: FormContext = { root: schema, ui: uiSchema, texts, masters, fallback, fields };
+    const ctx: FormContext = { root: schema, ui: uiSchema, texts, masters, servedMasters, fallback, fields };
     return [`${level} ${fill(texts.formHeading, { name: code(name) })}`, '', ...formTable(ctx), ''];
   };
 

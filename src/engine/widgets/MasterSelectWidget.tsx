@@ -1,10 +1,31 @@
 import type { WidgetProps } from '@rjsf/utils';
 import messages from '../../../messages/ja.json';
-import { engineContext, errorAria, masterName } from '../form-context';
+import { engineContext, errorAria, masterName, type MasterOption } from '../form-context';
 
-/** A select whose options come from a master list (the list its schema names in `x-master`). */
-export default function MasterSelectWidget({ id, value, onChange, onBlur, onFocus, disabled, readonly, schema, registry, required, rawErrors }: WidgetProps) {
+/** Items of one master list in groups of equal `key` (e.g. municipalities by prefecture), in
+ *  the list's order. */
+function groups(list: MasterOption[], key: string): Array<[string, MasterOption[]]> {
+  const out = new Map<string, MasterOption[]>();
+  for (const option of list) {
+    const name = String((option as unknown as Record<string, unknown>)[key] ?? '');
+    out.set(name, [...(out.get(name) ?? []), option]);
+  }
+  return [...out];
+}
+
+const optionsOf = (list: MasterOption[]) =>
+  list.map((option) => (
+    <option key={option.value} value={option.value}>
+      {option.label}
+    </option>
+  ));
+
+/** A select whose options come from a master list (the list its schema names in `x-master`);
+ *  with "ui:options": { "groupBy": "prefecture" } the options are grouped under that property
+ *  of each item. */
+export default function MasterSelectWidget({ id, value, onChange, onBlur, onFocus, disabled, readonly, schema, options, registry, required, rawErrors }: WidgetProps) {
   const list = engineContext(registry.formContext)?.masters[masterName(schema)] ?? [];
+  const groupBy = typeof options.groupBy === 'string' ? options.groupBy : undefined;
   return (
     <select
       id={id}
@@ -18,11 +39,13 @@ export default function MasterSelectWidget({ id, value, onChange, onBlur, onFocu
       onFocus={() => onFocus(id, value)}
     >
       <option value="">{messages.form.choose}</option>
-      {list.map((option) => (
-        <option key={option.value} value={option.value}>
-          {option.label}
-        </option>
-      ))}
+      {groupBy
+        ? groups(list, groupBy).map(([name, items]) => (
+            <optgroup key={name} label={name}>
+              {optionsOf(items)}
+            </optgroup>
+          ))
+        : optionsOf(list)}
     </select>
   );
 }

@@ -185,6 +185,24 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('mail_outbox_due').on('mail_outbox').columns(['sent_at', 'next_attempt_at']).execute();
     },
   },
+  '007-registration-links-city': {
+    async up(db: Kysely<unknown>) {
+      // The old flow's registration links: only a keyed hash of the key is kept, so a database
+      // copy opens no link; used_at makes each link single use.
+      await db.schema
+        .createTable('registration_links')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('key_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('email', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .addColumn('used_at', 'text')
+        .execute();
+      await db.schema.createIndex('registration_links_email').on('registration_links').columns(['email', 'created_at']).execute();
+      // The desired municipality (local-government code) the old registration form asks for.
+      await db.schema.alterTable('users').addColumn('city', 'text', (c) => c.notNull().defaultTo('')).execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

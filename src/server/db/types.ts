@@ -26,6 +26,8 @@ export interface UsersTable {
   purpose_detail: string;
   purpose_other: string;
   mail_opt: string;
+  /** Desired municipality (local-government code) from the old registration form; '' otherwise. */
+  city: Generated<string>;
   created_at: string;
   updated_at: string;
   withdrawn_at: string | null;
@@ -126,6 +128,15 @@ export interface FailedAttemptsTable {
   created_at: string;
 }
 
+export interface RegistrationLinksTable {
+  id: string;
+  key_hash: string;
+  email: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 export interface RateLimitsTable {
   key: string;
   points: number;
@@ -159,6 +170,7 @@ export interface Database {
   withdrawals: WithdrawalsTable;
   inquiries: InquiriesTable;
   failed_attempts: FailedAttemptsTable;
+  registration_links: RegistrationLinksTable;
   rate_limits: RateLimitsTable;
   mail_outbox: MailOutboxTable;
 }

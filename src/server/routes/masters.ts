@@ -10,4 +10,7 @@ export function masterRoutes(app: FastifyInstance, ctx: AppContext) {
     if (!MASTER_NAMES.includes(name as MasterName)) throw new ApiError('BAD_REQUEST');
     return masterOptions(ctx.db, name as MasterName);
   });
+
+  // Built once at start-up from the shipped official list (it never changes while running).
+  app.get('/v1/master/denshijiti', async () => ctx.municipalities);
 }

@@ -1,17 +1,17 @@
 // Registration: an address proven by a mailed code (POST /v1/email/register, /v1/email/verify),
 // then the member and their application written in one transaction (POST /v1/user/register).
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import type { Db } from '../db/connect';
 import { ApiError } from '../errors';
-import { isUniqueViolation, violatedKey } from '../db/errors';
+import { insertMember, isTaken } from '../registrations';
+import { oldFlow } from '../old-flow';
 import { hashCode } from '../services/secrets';
 import { hashPassword } from '../services/passwords';
-import { iso, inSeconds, japanDay, now } from '../services/clock';
+import { iso, inSeconds, now } from '../services/clock';
 import type { RegistrationForm } from '../../shared/wire/registration';
-import messages from '../../../messages/ja.json';
-import { apiBody } from '../route-schemas';
+import { apiBody, apiParams } from '../route-schemas';
 
 
 const VERIFIED = 'email_register_verified';
@@ -19,35 +19,18 @@ const VERIFIED = 'email_register_verified';
 /** The registration as validated: the form's data and the payload's own fields. */
 type Registration = RegistrationForm & { email: string; verification_code: string };
 
-async function isTaken(db: Db, email: string): Promise<boolean> {
-  const row = await db.selectFrom('users').select('id').where('email', '=', email).where('status', '=', 'active').executeTakeFirst();
-  return !!row;
-}
-
-export function registerNumber(at: Date): string {
-  return `R${japanDay(at)}-${String(randomInt(0, 1_000_000)).padStart(6, '0')}`;
-}
-
-/** Runs the registration's transaction; a registration number drawn twice (one in a million a
- *  day) is drawn again, a second registration of one address racing the first answers
- *  EMAIL_TAKEN, and any other collision is an error, not a false "address taken". */
-async function writeRetryingNumber<T>(write: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await write();
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      const key = violatedKey(error);
-      if (/register_number/.test(key) && attempt < 5) continue;
-      if (/users_active_email|users\.email/.test(key)) throw new ApiError('EMAIL_TAKEN', { email: [messages.api.EMAIL_TAKEN] });
-      throw error;
-    }
-  }
-}
-
 export function registrationRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.post('/v1/email/register', { schema: { body: apiBody('api.email-register.json') }, config: { auth: 'client', limited: true } }, async (request) => {
-    const { email } = request.body as { email: string };
+  const old = oldFlow(ctx);
+
+  // Two flows, as POST /v1/user/verify: the route schema judges only `flow`, the flow's own
+  // payload schema the rest. "link" is the old e-mail authentication screen (docs/decisions/006).
+  app.post('/v1/email/register', { schema: { body: apiParams(ctx.schemas, 'api.email-register-flow.json') }, config: { auth: 'client', limited: true } }, async (request) => {
+    if ((request.body as { flow?: unknown }).flow === 'link') {
+      const { email } = ctx.parse<{ email: string }>('api.email-register-link.json', request.body);
+      await old.mailLink(email);
+      return { message: 'sent' };
+    }
+    const { email } = ctx.parse<{ email: string }>('api.email-register.json', request.body);
     // A registered address gets the same answer after the same work, and its owner hears that
     // someone tried to register it (no enumeration of members; docs/decisions/015).
     const taken = await isTaken(ctx.db, email);
@@ -88,53 +71,12 @@ export function registrationRoutes(app: FastifyInstance, ctx: AppContext) {
     if (!(await findTicket(ctx.db))) throw new ApiError('VERIFICATION_REQUIRED');
     const passwordHash = await hashPassword(body.password);
 
-    const write = () => ctx.db.transaction().execute(async (tx) => {
+    const { userId, welcomeId } = await insertMember(ctx.db, ctx.outbox, body, passwordHash, async (tx) => {
       const ticket = await findTicket(tx);
       if (!ticket) throw new ApiError('VERIFICATION_REQUIRED');
-      if (await isTaken(tx, body.email)) throw new ApiError('EMAIL_TAKEN', { email: [messages.api.EMAIL_TAKEN] });
-
-      const at = now();
-      const id = randomUUID();
-      await tx
-        .insertInto('users')
-        .values({
-          id,
-          email: body.email,
-          status: 'active',
-          password_hash: passwordHash,
-          last_name_kanji: body.last_name_kanji,
-          first_name_kanji: body.first_name_kanji,
-          last_name_alpha: body.last_name_alphabet,
-          first_name_alpha: body.first_name_alphabet,
-          birthday: body.birthday,
-          gender: body.gender,
-          job: body.job,
-          industry: body.industry,
-          // Validation dropped the "other" texts whose choice is not made (src/shared/validation/conditions.ts).
-          industry_other: body.industry_other ?? '',
-          zip_current: body.zip_current,
-          address_current: body.address_current,
-          zip_second: '',
-          address_second: '',
-          amc: body.amc ?? '',
-          phone: body.phone,
-          purpose: body.purpose.join(','),
-          purpose_detail: body.purpose_detail,
-          purpose_other: body.purpose_other ?? '',
-          mail_opt: body.mail_opt,
-          created_at: iso(at),
-          updated_at: iso(at),
-          withdrawn_at: null,
-        })
-        .execute();
-      const used = await tx.updateTable('email_verifications').set({ used_at: iso(at) }).where('id', '=', ticket.id).where('used_at', 'is', null).executeTakeFirst();
+      const used = await tx.updateTable('email_verifications').set({ used_at: iso(now()) }).where('id', '=', ticket.id).where('used_at', 'is', null).executeTakeFirst();
       if (Number(used.numUpdatedRows) !== 1) throw new ApiError('VERIFICATION_REQUIRED');
-      const number = registerNumber(at);
-      await tx.insertInto('applications').values({ id: randomUUID(), user_id: id, register_number: number, status: 'pending', applied_at: iso(at), decided_at: null }).execute();
-      const name = `${body.last_name_kanji} ${body.first_name_kanji}`;
-      return { userId: id, welcomeId: await ctx.outbox.queue(tx, body.email, 'welcome', { name, registerNumber: number }) };
     });
-    const { userId, welcomeId } = await writeRetryingNumber(write);
 
     const session = await ctx.sessions.open(userId);
     // The welcome mail was queued with the member; a relay outage only delays it (no error).

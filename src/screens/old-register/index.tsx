@@ -1,0 +1,90 @@
+// Member information registration by link (the earlier generation): the mailed key is checked
+// on load (no key, a failed check or no address → /email-auth); the verified address is held
+// apart from the form and shown read-only in its e-mail field; the old form's own rules apply;
+// success goes to the login page.
+import { useEffect, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import * as oldRegisterForm from 'virtual:form/old-register';
+import messages from '../../../messages/ja.json';
+import { paths } from '../../app/paths.generated';
+import { SchemaForm } from '../../engine/SchemaForm';
+import { format } from '../../shared/format';
+import type { FieldErrors } from '../../shared/validation/field-errors';
+import type { MasterOption } from '../../shared/api-types';
+import { ApiFailure } from '../../api/client';
+import { getMastersOrEmpty, type MasterName } from '../../api/masters';
+import { mastersOf } from '../../shared/validation/conditions';
+import { registerByLink, verifyRegistrationLink, type OldRegistrationPayload } from '../../api/old-flow';
+import { useAlert } from '../../app/alert';
+
+const text = messages.oldRegister;
+/** The option lists the form's fields name (x-master), the denshijiti master among them. */
+const MASTERS = mastersOf(oldRegisterForm.schema) as Array<MasterName | 'denshijiti'>;
+type Form = Omit<OldRegistrationPayload, 'key'>;
+
+export default function OldRegisterScreen() {
+  const key = useSearchParams()[0].get('key');
+  const navigate = useNavigate();
+  const alert = useAlert();
+  const [verifiedEmail, setVerifiedEmail] = useState<string>();
+  const [data, setData] = useState<Partial<Form>>({});
+  const [masters, setMasters] = useState<Record<string, MasterOption[]>>({});
+  const [busy, setBusy] = useState(false);
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>();
+
+  useEffect(() => {
+    let live = true;
+    const toEmailAuth = () => live && navigate(paths.emailAuth, { replace: true });
+    if (!key) return void toEmailAuth();
+    verifyRegistrationLink(key).then(
+      (answer) => {
+        if (!live) return;
+        if (!answer?.email) return toEmailAuth();
+        setVerifiedEmail(answer.email);
+        setData((current) => ({ ...current, email: answer.email }));
+      },
+      (failure) => {
+        console.warn('registration link check failed', failure);
+        toEmailAuth();
+      },
+    );
+    getMastersOrEmpty(MASTERS).then((lists) => live && setMasters(lists));
+    return () => {
+      live = false;
+    };
+  }, [key, navigate]);
+
+  const submit = async (form: Form) => {
+    setBusy(true);
+    try {
+      await registerByLink({
+        ...form,
+        key: key!,
+        email: verifiedEmail!,
+      });
+      await alert(text.registered);
+      navigate(paths.login, { replace: true });
+    } catch (failure) {
+      if (failure instanceof ApiFailure && failure.fields) setFieldErrors(failure.fields);
+      await alert(format(text.registerFailed, { detail: failure instanceof ApiFailure ? failure.message : messages.client.unknown }));
+      if (failure instanceof ApiFailure && failure.code === 'LINK_INVALID') navigate(paths.emailAuth, { replace: true });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (!verifiedEmail) return <p className="loading">{text.checking}</p>;
+  const missingLists = Object.values(masters).some((list) => list.length === 0) && Object.keys(masters).length > 0;
+  return (
+    <section className="card">
+      <p className="lead">{text.lead}</p>
+      <p className="notice notice--ok">{format(text.verifiedAddress, { email: verifiedEmail })}</p>
+      {missingLists && (
+        <p className="notice notice--error" role="alert">
+          {text.mastersEmpty}
+        </p>
+      )}
+      <SchemaForm id="oldRegisterForm" form={oldRegisterForm} formData={data} onChange={setData} onSubmit={submit} serverErrors={fieldErrors} busy={busy} masters={masters} />
+    </section>
+  );
+}

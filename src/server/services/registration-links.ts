@@ -1,0 +1,93 @@
+// The earlier generation's registration links: a mailed URL carrying a key of 256 random bits.
+// Only a keyed hash of the key is stored; a link is checked any number of times while it lives
+// (opening the page, reloading it, a mail scanner fetching it) and used up by the registration
+// it proves (docs/decisions/006).
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import type { Db } from '../db/connect';
+import { ApiError } from '../errors';
+import { iso, inSeconds, now } from './clock';
+import type { RateLimits } from '../limits/rate-limits';
+
+export interface LinkLimits {
+  secret: string;
+  registrationLinkSeconds: number;
+  /** The per-address hourly quota of codes applies to links too. */
+  codesPerHour: number;
+}
+
+/** A key has 256 random bits (the issue asks for at least 128), URL-safe. */
+export function newLinkKey(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** Keys are random enough for a bare hash, but keying it with the server secret means a copy of
+ *  the table alone cannot even confirm a guessed key. */
+export function hashLinkKey(secret: string, key: string): string {
+  return createHmac('sha256', secret).update(`registration_link\n${key}`).digest('hex');
+}
+
+/** A well-formed key (43 base64url characters); anything else is refused before any lookup. */
+export const LINK_KEY_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+export function createRegistrationLinks(db: Db, limits: LinkLimits, rateLimits: RateLimits) {
+  return {
+    /** Issues a link for `email`: `send` mails it (or, for a registered address, mails a notice
+     *  instead and gets a key nobody will see). The link is stored only after the relay accepted
+     *  the mail, so a failed send uses no quota and leaves earlier links as they were. */
+    async issue(email: string, send: (key: string) => Promise<void>): Promise<void> {
+      const hourAgo = iso(new Date(now().getTime() - 3600_000));
+      const { count } = await db
+        .selectFrom('registration_links')
+        .select((eb) => eb.fn.countAll<string | number>().as('count'))
+        .where('email', '=', email)
+        .where('created_at', '>', hourAgo)
+        .executeTakeFirstOrThrow();
+      if (Number(count) >= limits.codesPerHour) throw new ApiError('LINK_RATE_LIMITED');
+      // The site-wide hourly mail limit counts links as it counts codes.
+      await rateLimits.hit('mail', 'all');
+      const key = newLinkKey();
+      try {
+        await send(key);
+      } catch (error) {
+        await rateLimits.giveBack('mail', 'all');
+        throw error;
+      }
+      await db
+        .insertInto('registration_links')
+        .values({
+          id: randomUUID(),
+          key_hash: hashLinkKey(limits.secret, key),
+          email,
+          created_at: iso(now()),
+          expires_at: inSeconds(limits.registrationLinkSeconds),
+          used_at: null,
+        })
+        .execute();
+    },
+
+    /** The address a live, unused link proves; undefined for an unknown, used or expired key. */
+    async check(key: string, tx: Db = db): Promise<{ id: string; email: string } | undefined> {
+      if (!LINK_KEY_PATTERN.test(key)) return undefined;
+      return tx
+        .selectFrom('registration_links')
+        .select(['id', 'email'])
+        .where('key_hash', '=', hashLinkKey(limits.secret, key))
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', iso(now()))
+        .executeTakeFirst();
+    },
+
+    /** Uses the link up inside the registration's transaction; false when a parallel request
+     *  used it first. */
+    async use(tx: Db, id: string): Promise<boolean> {
+      const done = await tx.updateTable('registration_links').set({ used_at: iso(now()) }).where('id', '=', id).where('used_at', 'is', null).executeTakeFirst();
+      return Number(done.numUpdatedRows) === 1;
+    },
+
+    async useAllFor(tx: Db, email: string): Promise<void> {
+      await tx.updateTable('registration_links').set({ used_at: iso(now()) }).where('email', '=', email).where('used_at', 'is', null).execute();
+    },
+  };
+}
+
+export type RegistrationLinks = ReturnType<typeof createRegistrationLinks>;
