@@ -61,6 +61,9 @@ test('login: focus goes to the code boxes when they open; a dialog gives focus b
   await expectAccessible(page, '/mypage');
   for (const [link, state] of [['会員情報の確認・変更', '/info'], ['お問い合わせ履歴', '/contact_history'], ['退会について', '/withdraw']] as const) {
     await framed.frame.goto(`${E2E.appUrl}/user/mypage`);
+    // Let my page's blocks load and the frame settle first: a block that fills in moves the menu.
+    await expect(app.getByText(/ようこそ、.+様/)).toBeVisible();
+    await page.waitForLoadState('networkidle');
     await app.getByRole('link', { name: link }).click();
     await expect(app.getByRole('heading', { level: 1 })).toBeFocused();
     await page.waitForLoadState('networkidle');

@@ -6,6 +6,7 @@ import { openFramed, type Framed } from './support/framed';
 import type { Page } from '@playwright/test';
 import fields from '../schemas/shared/fields.json' with { type: 'json' };
 import options from '../schemas/masters/options.json' with { type: 'json' };
+import { fillMessage } from '../src/shared/validation/message-params';
 
 const newAddress = () => `new-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
 
@@ -52,7 +53,7 @@ test('a 9th purpose stays ticked with the 1〜8 message; その他 keeps its tex
   await expect(app.getByRole('checkbox', { name: ninth.label, exact: true })).toBeChecked();
   await expect(app.getByRole('checkbox', { name: 'その他', exact: true })).toBeChecked();
   await expect(app.getByRole('textbox', { name: 'その他の目的' })).toHaveValue('雪国の暮らしを体験したい');
-  await expect(app.locator('[data-field="root_purpose"]').getByRole('alert')).toContainText(fields.$defs.purposeList.errorMessage.maxItems);
+  await expect(app.locator('[data-field="root_purpose"]').getByRole('alert')).toContainText(fillMessage(fields.$defs.purposeList.errorMessage.maxItems, fields.$defs.purposeList, 'maxItems'));
 });
 
 test('a reload keeps the address and STEP2 (never the password or the code) and warns before leaving', async ({ page }) => {

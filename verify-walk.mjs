@@ -1,0 +1,44 @@
+// Manual walk (not part of the suite): the site as npm start serves it, at phone size inside the parent frame.
+import { chromium } from '@playwright/test';
+const PARENT = 'http://localhost:8080/', MAIL = 'http://localhost:1080';
+const shot = (page, name) => page.screenshot({ path: `/tmp/shots/${name}.png`, fullPage: true });
+const mails = async (to) => (await (await fetch(`${MAIL}/email`)).json()).filter((m) => m.to.some((t) => t.address.toLowerCase() === to.toLowerCase()));
+const code = async (to, n) => { for (let i = 0; i < 60; i++) { const m = await mails(to); if (m.length >= n) return /^\s*(\d{5})\s*$/m.exec(m[n - 1].text)[1]; await new Promise((r) => setTimeout(r, 300)); } throw new Error('no mail'); };
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+const page = await browser.newPage({ viewport: { width: 390, height: 844 }, locale: 'ja-JP' });
+const log = (...a) => console.log(...a);
+page.on('console', (m) => m.type() === 'error' && log('console error:', m.text()));
+await page.goto(PARENT);
+const frame = page.frameLocator('#member-frame');
+await frame.getByRole('heading', { name: '会員ログイン' }).waitFor();
+await shot(page, '01-login');
+// bad input: wrong address format
+await frame.getByLabel('メールアドレス').fill('not-an-address');
+await frame.getByLabel('パスワード').first().fill('x');
+await frame.getByRole('button', { name: 'ログイン', exact: true }).click();
+await page.waitForTimeout(500);
+await shot(page, '02-login-bad');
+log('login bad input errors:', await frame.locator('.field--error').allInnerTexts());
+// demo member, upper-case address (canonical e-mail)
+await frame.getByLabel('メールアドレス').fill('DEMO@example.com');
+await frame.getByLabel('パスワード').first().fill('Demo-Pass1!');
+const before = (await mails('demo@example.com')).length;
+await frame.getByRole('button', { name: 'ログイン', exact: true }).click();
+const c = await code('demo@example.com', before + 1);
+log('code from mail', c);
+await shot(page, '03-code-sent');
+const boxes = frame.locator('input[inputmode="numeric"]');
+await boxes.first().click();
+await page.keyboard.type(c);
+await frame.getByRole('button', { name: /ログイン|認証/ }).last().click();
+await frame.getByText('ようこそ').first().waitFor({ timeout: 15000 });
+await page.waitForTimeout(800);
+await shot(page, '04-mypage');
+const h = await page.locator('#member-frame').evaluate((e) => e.getBoundingClientRect().height);
+log('frame height on mypage', h);
+await frame.getByRole('link', { name: '会員情報' }).first().click();
+await frame.getByRole('heading', { name: '会員情報' }).waitFor();
+await page.waitForTimeout(800);
+await shot(page, '05-info');
+log('frame height on info', await page.locator('#member-frame').evaluate((e) => e.getBoundingClientRect().height), 'parent scrollY', await page.evaluate(() => scrollY));
+await browser.close();
