@@ -28,6 +28,8 @@ const HOSTILE = [
   '<script>alert(1)</script>', '<img src=x onerror=alert(1)>', '{{7*7}}', '${jndi:ldap://x}', '../../etc/passwd',
   '\u202Eevil', '\uFEFF', '\u200B', 'ｆｕｌｌ＠ｗｉｄｔｈ', 'a@b', '@', 'null', 'undefined', 'NaN', '-0', '1e309',
   '9'.repeat(400), '😀👨‍👩‍👧', '𠮷', 'ß', 'İ', '\r\n', '\t', '\u0007', '\u001B[31m', 'あ'.repeat(3000), 'a'.repeat(70_000),
+  // The URL/HTML ban's worst case (super-linear before issue 9; the timing test is tests/contract/pattern-time.test.ts).
+  '<'.repeat(60_000), '<a'.repeat(30_000),
 ];
 /** Each of these makes a string unstorable and invalid everywhere. */
 const POISONS = ['\u0000', '\uD800', '\uDBFF', '\uDC00', '\uDFFF', 'x\u0000\u0000'];
