@@ -22,7 +22,9 @@ function check(node: unknown, depth = 0): void {
 
 export class TextGuardPlugin implements KyselyPlugin {
   transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
-    check(node);
+    // Only what writes text is walked (the hot reads stay cheap); a read with such text cannot
+    // match a stored row, and PostgreSQL's refusal of it is answered 400 (db/errors.ts isBadData).
+    if (node.kind === 'InsertQueryNode' || node.kind === 'UpdateQueryNode') check(node);
     return node;
   }
 

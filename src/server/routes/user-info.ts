@@ -12,12 +12,20 @@ import type { ProfileForm } from '../../shared/wire/profile-update';
 import { apiBody } from '../route-schemas';
 import { userInfoResponse } from '../response-schemas';
 
+// The registration form's defaults, read once per schema set (not on every profile answer).
+const DEFAULTS = new WeakMap<AppContext['schemas'], Record<string, unknown>>();
+function defaultsOf(schemas: AppContext['schemas']) {
+  let defaults = DEFAULTS.get(schemas);
+  if (!defaults) DEFAULTS.set(schemas, (defaults = fieldDefaults(schemas.forms['register-profile'].schema)));
+  return defaults;
+}
+
 /** The member as GET /v1/user/info answers: roman names as *_alpha, purpose as a comma
  *  string; a saved job or industry no longer in its list reads as the registration form's
  *  default for it. */
 export async function userInfo(ctx: Pick<AppContext, 'db' | 'schemas'>, user: User): Promise<UserInfo> {
   const { db } = ctx;
-  const defaults = fieldDefaults(ctx.schemas.forms['register-profile'].schema);
+  const defaults = defaultsOf(ctx.schemas);
   const defaultJob = String(defaults.job ?? '');
   const defaultIndustry = String(defaults.industry ?? '');
   const [jobs, industries] = await Promise.all([masterOptions(db, 'job'), masterOptions(db, 'industry')]);
