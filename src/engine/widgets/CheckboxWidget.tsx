@@ -4,7 +4,7 @@ import messages from '../../../messages/ja.json';
 import { errorAria } from '../form-context';
 
 /** A single checkbox (an agreement, a confirmation). A box that must be ticked carries the same
- *  必須 badge as every other required field, not rjsf's bare "*"; its error is linked to it. */
+ *  "required" badge as every other required field, not rjsf's bare "*"; its error is linked to it. */
 export default function CheckboxWidget(props: WidgetProps) {
   const { id, htmlName, value, disabled, readonly, label, hideLabel, autofocus, onBlur, onFocus, onChange, required, schema, rawErrors, registry } = props;
   const mustTick = schemaRequiresTrueValue(schema) || !!required;
