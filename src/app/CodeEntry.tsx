@@ -1,27 +1,39 @@
 // The step every coded flow shares: a notice that the code was sent, the 5-box code form, a
 // resend button locked by a visible countdown, and a button to start again. When it opens, focus
 // moves to the first code box and the step is brought into the member's view.
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef } from 'react';
 import { showElement } from './frame';
 import { SchemaForm, type FormModule } from '../engine/SchemaForm';
 import { format } from '../shared/format';
+import { codeLengthOf } from '../shared/validation/code-length';
 import type { FieldErrors } from '../shared/validation/field-errors';
 
-export interface CodeEntryProps<T extends object> {
-  id: string;
-  notice: ReactNode;
-  form: FormModule;
-  formData: Partial<T>;
-  onChange: (data: Partial<T>) => void;
-  onSubmit: (data: T) => void | Promise<void>;
-  serverErrors?: FieldErrors;
+/** What the code step needs of a coded flow (what useCodedFlow answers). */
+export interface CodeStepFlow<C extends object> {
+  state: { code: Partial<C>; codeErrors?: FieldErrors };
   busy: boolean;
-  /** Omitted where a flow has no resend (registration's STEP1). */
-  resend?: { remaining: number; onResend: () => void; label: string; waitingLabel: string };
-  redo: { label: string; onRedo: () => void };
+  countdown: number;
+  setCode: (code: Partial<C>) => void;
+  verify: (code: C) => void | Promise<void>;
+  resend: () => unknown;
+  redo: () => void;
 }
 
-export function CodeEntry<T extends object>({ id, notice, form, formData, onChange, onSubmit, serverErrors, busy, resend, redo }: CodeEntryProps<T>) {
+export interface CodeEntryProps<C extends object> {
+  id: string;
+  /** The notice's text ({email}, {length}) and the address the code went to; the code's length
+   *  is the code form's own. */
+  notice: { template: string; email: string };
+  form: FormModule;
+  flow: CodeStepFlow<C>;
+  /** Omitted where a flow has no resend (registration's STEP1). */
+  resend?: { label: string; waitingLabel: string };
+  /** onRedo: where starting again does more than the flow's own redo. */
+  redo: { label: string; onRedo?: () => void };
+}
+
+export function CodeEntry<C extends object>({ id, notice, form, flow, resend, redo }: CodeEntryProps<C>) {
+  const { busy, countdown: remaining } = flow;
   const noticeRef = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
     document.getElementById(id)?.querySelector<HTMLElement>('input:not([readonly])')?.focus({ preventScroll: true });
@@ -30,16 +42,16 @@ export function CodeEntry<T extends object>({ id, notice, form, formData, onChan
   return (
     <>
       <p ref={noticeRef} className="notice notice--info" role="status">
-        {notice}
+        {format(notice.template, { email: notice.email, length: codeLengthOf(form.schema) })}
       </p>
-      <SchemaForm id={id} form={form} formData={formData} onChange={onChange} onSubmit={onSubmit} serverErrors={serverErrors} busy={busy} />
+      <SchemaForm id={id} form={form} formData={flow.state.code} onChange={flow.setCode} onSubmit={flow.verify} serverErrors={flow.state.codeErrors} busy={busy} />
       <div className="actions actions--secondary">
         {resend && (
-          <button type="button" className="button" disabled={resend.remaining > 0 || busy} onClick={resend.onResend}>
-            {resend.remaining > 0 ? format(resend.waitingLabel, { seconds: resend.remaining }) : resend.label}
+          <button type="button" className="button" disabled={remaining > 0 || busy} onClick={() => void flow.resend()}>
+            {remaining > 0 ? format(resend.waitingLabel, { seconds: remaining }) : resend.label}
           </button>
         )}
-        <button type="button" className="button button--ghost" onClick={redo.onRedo}>
+        <button type="button" className="button button--ghost" onClick={redo.onRedo ?? flow.redo}>
           {redo.label}
         </button>
       </div>

@@ -6,31 +6,13 @@ import { ApiError } from './errors';
 import { isUniqueViolation, violatedKey } from './db/errors';
 import { iso, japanDay, now } from './services/clock';
 import type { Outbox } from './mail/outbox';
+import type { RegistrationForm } from '../shared/wire/registration';
 import messages from '../../messages/ja.json';
 
-/** The profile fields both registration payloads carry, as validated form data (the old one
- *  adds city). */
-export interface NewMemberProfile {
-  email: string;
-  last_name_kanji: string;
-  first_name_kanji: string;
-  last_name_alphabet: string;
-  first_name_alphabet: string;
-  birthday: string;
-  gender: string;
-  job: string;
-  industry: string;
-  industry_other?: string;
-  zip_current: string;
-  address_current: string;
-  amc?: string;
-  phone: string;
-  purpose: string[];
-  purpose_detail: string;
-  purpose_other?: string;
-  mail_opt: string;
-  city?: string;
-}
+/** The profile fields both registration payloads carry, as validated form data: the current
+ *  form's fields (src/shared/wire/registration.ts) without its password pair and check box, plus
+ *  the address; the old flow adds city. */
+export type NewMemberProfile = Omit<RegistrationForm, 'password' | 'password_confirm' | 'condition_checked'> & { email: string; city?: string };
 
 export const emailTaken = () => new ApiError('EMAIL_TAKEN', { email: [messages.api.EMAIL_TAKEN] });
 

@@ -16,7 +16,6 @@ import { useCodedFlow } from '../../app/use-coded-flow';
 import { CodeEntry } from '../../app/CodeEntry';
 import { paths } from '../../app/paths.generated';
 import { routeSetting } from '../../app/catalogue';
-import { codeLengthOf } from '../../shared/validation/code-length';
 
 const RESEND_LOCK_SECONDS = routeSetting('email/change', 'resendLockSeconds');
 const text = messages.emailChange;
@@ -81,15 +80,11 @@ function EmailChangeFlow({ currentEmail }: { currentEmail: string }) {
       {flow.codeOpen && (
         <CodeEntry
           id="emailChangeCodeForm"
-          notice={format(text.codeSent, { email: address.email ?? '', length: codeLengthOf(codeForm.schema) })}
+          notice={{ template: text.codeSent, email: address.email ?? '' }}
           form={codeForm}
-          formData={state.code}
-          onChange={flow.setCode}
-          onSubmit={flow.verify}
-          serverErrors={state.codeErrors}
-          busy={flow.busy}
-          resend={{ remaining: flow.countdown, onResend: () => void flow.resend(), label: text.resend, waitingLabel: text.resendIn }}
-          redo={{ label: text.redo, onRedo: flow.redo }}
+          flow={flow}
+          resend={{ label: text.resend, waitingLabel: text.resendIn }}
+          redo={{ label: text.redo }}
         />
       )}
     </section>

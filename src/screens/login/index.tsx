@@ -16,7 +16,6 @@ import { CodeEntry } from '../../app/CodeEntry';
 import { useLoginState } from '../../app/login-state';
 import { paths } from '../../app/paths.generated';
 import { routeSetting } from '../../app/catalogue';
-import { codeLengthOf } from '../../shared/validation/code-length';
 
 const RESEND_LOCK_SECONDS = routeSetting('login', 'resendLockSeconds');
 const text = messages.login;
@@ -89,15 +88,11 @@ export default function LoginScreen() {
       {flow.codeOpen && (
         <CodeEntry
           id="loginCodeForm"
-          notice={format(text.codeSent, { email: state.input.email ?? '', length: codeLengthOf(codeForm.schema) })}
+          notice={{ template: text.codeSent, email: state.input.email ?? '' }}
           form={codeForm}
-          formData={state.code}
-          onChange={flow.setCode}
-          onSubmit={flow.verify}
-          serverErrors={state.codeErrors}
-          busy={flow.busy}
-          resend={{ remaining: flow.countdown, onResend: () => void flow.resend(), label: text.resend, waitingLabel: text.resendIn }}
-          redo={{ label: text.redo, onRedo: flow.redo }}
+          flow={flow}
+          resend={{ label: text.resend, waitingLabel: text.resendIn }}
+          redo={{ label: text.redo }}
         />
       )}
       <div className="links">

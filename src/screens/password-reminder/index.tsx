@@ -16,7 +16,6 @@ import { navigateTop } from '../../app/frame';
 import { settings } from '../../api/settings';
 import { paths } from '../../app/paths.generated';
 import { routeSetting } from '../../app/catalogue';
-import { codeLengthOf } from '../../shared/validation/code-length';
 
 const text = messages.passwordReminder;
 const RESEND_LOCK_SECONDS = routeSetting('password_reminder', 'resendLockSeconds');
@@ -86,15 +85,11 @@ export default function PasswordReminderScreen() {
       {flow.codeOpen && (
         <CodeEntry
           id="resetPasswordForm"
-          notice={format(text.codeSent, { email: state.input.email ?? '', length: codeLengthOf(passwordForm.schema) })}
+          notice={{ template: text.codeSent, email: state.input.email ?? '' }}
           form={passwordForm}
-          formData={state.code}
-          onChange={flow.setCode}
-          onSubmit={flow.verify}
-          serverErrors={state.codeErrors}
-          busy={flow.busy}
-          resend={{ remaining: flow.countdown, onResend: () => void flow.resend(), label: text.resend, waitingLabel: text.resendIn }}
-          redo={{ label: text.startOver, onRedo: flow.redo }}
+          flow={flow}
+          resend={{ label: text.resend, waitingLabel: text.resendIn }}
+          redo={{ label: text.startOver }}
         />
       )}
       <p className="field__help domain-note">{format(text.domainNote, { domain: settings().mailDomain })}</p>

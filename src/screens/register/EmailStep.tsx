@@ -4,13 +4,11 @@ import * as emailForm from 'virtual:form/register-email';
 import * as codeForm from 'virtual:form/register-code';
 import messages from '../../../messages/ja.json';
 import { SchemaForm } from '../../engine/SchemaForm';
-import { format } from '../../shared/format';
 import { ApiFailure } from '../../api/client';
 import { sendRegistrationCode, verifyRegistrationCode } from '../../api/registration';
 import { verificationMessage } from '../../api/verification';
 import { CodeEntry } from '../../app/CodeEntry';
 import { useCodedFlow } from '../../app/use-coded-flow';
-import { codeLengthOf } from '../../shared/validation/code-length';
 
 const text = messages.register;
 const VERIFY_DELAY_MS = 1000;
@@ -93,13 +91,9 @@ export function EmailStep({ onVerified, onReset, initialAddress, onAddressChange
       {flow.codeOpen && (
         <CodeEntry
           id="registerCodeForm"
-          notice={format(text.codeSent, { email: state.input.email ?? '', length: codeLengthOf(codeForm.schema) })}
+          notice={{ template: text.codeSent, email: state.input.email ?? '' }}
           form={codeForm}
-          formData={state.code}
-          onChange={flow.setCode}
-          onSubmit={flow.verify}
-          serverErrors={state.codeErrors}
-          busy={flow.busy}
+          flow={flow}
           redo={{ label: text.redo, onRedo: redo }}
         />
       )}
