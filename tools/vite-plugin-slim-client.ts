@@ -1,6 +1,7 @@
 // Keeps code that no screen runs out of the client bundle (ADR 017): rjsf's imports of two
 // libraries resolve to small stand-ins (only rjsf's own imports: anything else that imports
-// them gets the real package), and a build takes React Router's production build.
+// them gets the real package), rjsf's default registry leaves out the fields and widgets no form
+// can reach, and a build takes React Router's production build.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +16,34 @@ const REDIRECTS: Array<[string, string, string]> = [
   // rjsf resolves $ref URIs with fast-uri; bundled forms have same-document refs only.
   ['fast-uri', '/@rjsf/utils/', stand('fragment-uri.ts')],
 ];
+
+/** rjsf's default fields and widgets that no form here reaches: no UI schema names them
+ *  (ui:field, ui:widget) and no schema has a format that picks them (tests/contract/
+ *  client-stand-ins.test.ts holds both for every form, and that no schema has anyOf or oneOf). Each file's place in rjsf's registry
+ *  (`@rjsf/core/lib/components/{fields,widgets}/index.js`) gets a component that throws, so a
+ *  form that starts to need one fails loudly in development tests, never renders wrongly. */
+export const LEFT_OUT_COMPONENTS = [
+  // ui:field "LayoutGridField" and the two it renders
+  'LayoutGridField',
+  'LayoutHeaderField',
+  'LayoutMultiSchemaField',
+  // the AnyOfField / OneOfField of a schema with anyOf or oneOf
+  'MultiSchemaField',
+  // ui:widget alt-date, alt-datetime, color, file / format data-url, range, RatingWidget, updown,
+  // format time, format date-time
+  'AltDateWidget',
+  'AltDateTimeWidget',
+  'ColorWidget',
+  'FileWidget',
+  'RangeWidget',
+  'RatingWidget',
+  'UpDownWidget',
+  'TimeWidget',
+  'DateTimeWidget',
+] as const;
+
+const REGISTRY_INDEX = /\/@rjsf\/core\/lib\/components\/(fields|widgets)\/index\.js$/;
+const LEFT_OUT_PREFIX = '\0member-site-left-out:';
 
 // React Router 7's package exports point at its development build (dev warnings, ~20 KB more)
 // under every condition; its production build sits beside it.
@@ -32,8 +61,17 @@ export function slimClientPlugin(): Plugin {
       return command === 'build' ? { resolve: { alias: PRODUCTION_ALIASES } } : undefined;
     },
     resolveId(source, importer) {
+      const name = /^\.\/(\w+)\.js$/.exec(source)?.[1];
+      if (name && (LEFT_OUT_COMPONENTS as readonly string[]).includes(name) && REGISTRY_INDEX.test(importer?.replace(/\\/g, '/') ?? '')) {
+        return LEFT_OUT_PREFIX + name;
+      }
       const hit = REDIRECTS.find(([id, from]) => source === id && importer?.replace(/\\/g, '/').includes(from));
       return hit?.[2];
+    },
+    load(id) {
+      if (!id.startsWith(LEFT_OUT_PREFIX)) return undefined;
+      const name = id.slice(LEFT_OUT_PREFIX.length);
+      return `export default function ${name}() { throw new Error(${JSON.stringify(`rjsf's ${name} is left out of the client bundle (tools/vite-plugin-slim-client.ts, ADR 017)`)}); }`;
     },
   };
 }

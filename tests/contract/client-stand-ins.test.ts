@@ -1,7 +1,13 @@
-// The client bundle swaps two libraries that rjsf imports for small stand-ins (ADR 017,
-// tools/vite-plugin-slim-client.ts). That is only right while the forms need neither: no UI
-// schema asks for markdown, and every `$ref` of a bundled form is a fragment of that form.
+// The client bundle swaps two libraries that rjsf imports for small stand-ins and leaves some of
+// rjsf's default fields and widgets out (ADR 017, tools/vite-plugin-slim-client.ts). That is only
+// right while the forms need none of them: no UI schema asks for markdown, every `$ref` of a
+// bundled form is a fragment of that form, and no UI schema or format reaches a left-out component.
 import { describe, expect, it } from 'vitest';
+import { getWidget, type RJSFSchema, type Widget } from '@rjsf/utils';
+import { LEFT_OUT_COMPONENTS } from '../../tools/vite-plugin-slim-client';
+import { widgets as engineWidgets } from '../../src/engine/registry';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { formNames, loadBundledForm } from '../../src/shared/validation/schema-files';
 import fragmentUri from '../../src/engine/fragment-uri';
 
@@ -13,8 +19,51 @@ function* walk(value: unknown, path = ''): Generator<[string, string, unknown]> 
   }
 }
 
+/** rjsf's registry names and the engine's, each with a placeholder component; getWidget then says
+ *  which registry entry a widget name or format picks (it returns a cached wrapper of the entry). */
+const DEFAULT_WIDGET_NAMES = ['AltDateWidget', 'AltDateTimeWidget', 'CheckboxWidget', 'CheckboxesWidget', 'ColorWidget', 'DateWidget', 'DateTimeWidget', 'EmailWidget', 'FileWidget', 'HiddenWidget', 'PasswordWidget', 'RadioWidget', 'RangeWidget', 'RatingWidget', 'SelectWidget', 'TextWidget', 'TextareaWidget', 'TimeWidget', 'UpDownWidget', 'URLWidget'];
+const registry: Record<string, Widget> = Object.fromEntries([...DEFAULT_WIDGET_NAMES, ...Object.keys(engineWidgets)].map((key) => [key, () => null]));
+const nameOf = new Map(Object.entries(registry).map(([key, widget]) => [getWidget({ type: 'string' }, widget), key]));
+
+/** Every registry widget a name can pick, over the schema types rjsf maps widget names for. */
+function registryWidgetsFor(name: string): string[] {
+  return ['string', 'number', 'integer', 'boolean', 'array'].flatMap((type) => {
+    try {
+      return [nameOf.get(getWidget({ type } as RJSFSchema, name, registry)) ?? '?'];
+    } catch {
+      return []; // no widget of that name for that type
+    }
+  });
+}
+
+describe('the left-out rjsf components', () => {
+  it('are real registry names (a renamed one would silently be bundled again)', () => {
+    for (const name of LEFT_OUT_COMPONENTS) {
+      const kind = name.endsWith('Field') ? 'fields' : 'widgets';
+      expect(existsSync(join('node_modules/@rjsf/core/lib/components', kind, `${name}.js`)), name).toBe(true);
+    }
+  });
+
+  it('include the widgets a file input or a time would pick, so the check below has teeth', () => {
+    expect(registryWidgetsFor('file')).toContain('FileWidget');
+    expect(registryWidgetsFor('time')).toContain('TimeWidget');
+    expect(registryWidgetsFor('text')).not.toContain('FileWidget');
+  });
+});
+
 describe.each(formNames())('form %s', (name) => {
   const { schema, uiSchema } = loadBundledForm(name);
+
+  it('reaches none of the rjsf fields and widgets left out of the bundle', () => {
+    const named = [...walk(uiSchema)].filter(([, key]) => key === 'ui:widget' || key === 'ui:field').map(([, , value]) => String(value));
+    const formats = [...walk(schema)].filter(([, key, value]) => key === 'format' && typeof value === 'string').map(([, , value]) => String(value));
+    const reached = new Set([...named, ...[...named, ...formats].flatMap(registryWidgetsFor)]);
+    expect(LEFT_OUT_COMPONENTS.filter((component) => reached.has(component))).toEqual([]);
+  });
+
+  it('has no anyOf or oneOf (rjsf’s MultiSchemaField is left out of the bundle)', () => {
+    expect([...walk(schema)].filter(([, key]) => key === 'anyOf' || key === 'oneOf').map(([path, key]) => `${path}/${key}`)).toEqual([]);
+  });
 
   it('asks for no markdown rendering (rjsf’s markdown-to-jsx is not bundled)', () => {
     const markdown = [...walk(uiSchema)].filter(([, key, value]) => /^(ui:)?enableMarkdownIn/.test(key) && value).map(([path, key]) => `${path}/${key}`);
