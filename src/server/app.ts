@@ -88,6 +88,24 @@ export function securityPolicy(parentOrigins: string[], dev = false) {
   };
 }
 
+/** Every header each answer carries, in the order helmet sets them, then the Permissions-Policy. */
+export function staticHeaders(parentOrigins: string[], dev = false): Array<[string, string]> {
+  const recorded: Array<[string, string]> = [];
+  const response = {
+    setHeader: (name: string, value: string | number | string[]) => void recorded.push([name.toLowerCase(), String(value)]),
+    removeHeader: (name: string) => recorded.splice(0, recorded.length, ...recorded.filter(([n]) => n !== name.toLowerCase())),
+  };
+  const middleware = helmet({
+    contentSecurityPolicy: { useDefaults: false, directives: securityPolicy(parentOrigins, dev) },
+    frameguard: false, // X-Frame-Options cannot name a cross-origin parent; frame-ancestors does
+    crossOriginEmbedderPolicy: false,
+  });
+  middleware({} as never, response as never, (error?: unknown) => {
+    if (error) throw error;
+  });
+  return [...recorded, ['permissions-policy', PERMISSIONS_POLICY]];
+}
+
 export interface RouteSummary {
   method: string;
   url: string;
@@ -122,15 +140,18 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) routes.push({ method, url: route.url, auth: route.config?.auth ?? 'none', limited: !!route.config?.limited });
   });
-  await app.register(fastifyCookie);
-  // helmet's headers on every answer, its middleware built once: @fastify/helmet rebuilt it
-  // (re-parsing the CSP) on every request, 5% of a profile read under load (ADR 017).
-  const securityHeaders = helmet({
-    contentSecurityPolicy: { useDefaults: false, directives: securityPolicy(opts.config.parentOrigins, opts.devCsp) },
-    frameguard: false, // X-Frame-Options cannot name a cross-origin parent; frame-ancestors does
-    crossOriginEmbedderPolicy: false,
+  // Cookies are parsed only where one is read (the trusted-device login), not on every request.
+  await app.register(fastifyCookie, { hook: false });
+  // The same security headers on every answer, worked out once: helmet's (run once against a
+  // recording response; @fastify/helmet rebuilt them, re-parsing the CSP, on every request) and
+  // the Permissions-Policy; under load these were 5% of a profile (ADR 017).
+  const headers = staticHeaders(opts.config.parentOrigins, opts.devCsp);
+  app.addHook('onRequest', (request, reply, done) => {
+    for (const [name, value] of headers) reply.raw.setHeader(name, value);
+    // A member's answers carry their personal data: no browser or proxy may keep a copy.
+    if (request.headers.authorization) reply.raw.setHeader('cache-control', 'no-store');
+    done();
   });
-  app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined)));
   // Answers over 1 KB go out compressed (before @fastify/static, which serves the build's own
   // .br/.gz files). Brotli at quality 4: near gzip's speed, smaller output; request bodies are
   // not decompressed (bodyLimit then still bounds what a client can make the server hold).
@@ -138,12 +159,6 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
     threshold: 1024,
     globalDecompression: false,
     brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
-  });
-
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('permissions-policy', PERMISSIONS_POLICY);
-    // A member's answers carry their personal data: no browser or proxy may keep a copy.
-    if (request.memberId || request.headers.authorization) reply.header('cache-control', 'no-store');
   });
 
   const db = opts.db.withPlugin(new TextGuardPlugin());

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from './errors';
 import { sameText } from './services/secrets';
 import type { Sessions } from './services/sessions';
+import type { User } from './db/types';
 
 export type AuthKind = 'none' | 'client' | 'member' | 'client-or-member';
 
@@ -13,6 +14,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     memberId: string | null;
+    /** The active member as the session check read them, in the same query (ADR 017). */
+    member: User | null;
   }
 }
 
@@ -25,21 +28,32 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 
 export function installAuth(app: FastifyInstance, clientKey: string, sessions: Sessions) {
   app.decorateRequest('memberId', null);
-  // Before validation: a caller without the right credential hears that, not what its body lacks.
-  app.addHook('preValidation', async (request) => {
+  app.decorateRequest('member', null);
+  // Before validation: a caller without the right credential hears that, not what its body
+  // lacks. Added to each route that asks for a credential as it is declared (install before the
+  // routes), so the others run no hook for it.
+  const check = async (request: FastifyRequest) => {
     const auth = request.routeOptions.config.auth ?? 'none';
-    if (auth === 'none') return;
     const token = bearerToken(request);
     if (auth === 'member' || (auth === 'client-or-member' && token)) {
-      request.memberId = (await sessions.memberFor(token)).userId;
+      request.member = await sessions.memberFor(token);
+      request.memberId = request.member.id;
       return;
     }
     const given = request.headers[CLIENT_KEY_HEADER];
     if (typeof given !== 'string' || !sameText(given, clientKey)) throw new ApiError('CLIENT_KEY_INVALID');
+  };
+  app.addHook('onRoute', (route) => {
+    if ((route.config?.auth ?? 'none') !== 'none') route.preValidation = [...[route.preValidation ?? []].flat(), check];
   });
 }
 
 export function requireMember(request: FastifyRequest): string {
-  if (!request.memberId) throw new ApiError('UNAUTHENTICATED');
-  return request.memberId;
+  return currentMember(request).id;
+}
+
+/** The member this request's session belongs to, as read when the session was checked. */
+export function currentMember(request: FastifyRequest): User {
+  if (!request.member) throw new ApiError('UNAUTHENTICATED');
+  return request.member;
 }

@@ -1,7 +1,7 @@
 // Routes that take a credential, check a code or send mail say `config: { limited: true }`;
 // every request to them counts against the client's IP (docs/decisions/015), before its body
 // is parsed or any work is done.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RateLimits } from './rate-limits';
 
 declare module 'fastify' {
@@ -10,8 +10,13 @@ declare module 'fastify' {
   }
 }
 
+/** Adds the count to each limited route as it is declared (install before the routes), so the
+ *  other routes run no hook for it. */
 export function installIpLimit(app: FastifyInstance, limits: RateLimits) {
-  app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config.limited) await limits.hit('ip', request.ip);
+  const countIp = async (request: FastifyRequest) => {
+    await limits.hit('ip', request.ip);
+  };
+  app.addHook('onRoute', (route) => {
+    if (route.config?.limited) route.onRequest = [...[route.onRequest ?? []].flat(), countIp];
   });
 }

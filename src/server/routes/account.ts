@@ -4,11 +4,10 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { ApiError } from '../errors';
-import { requireMember } from '../auth';
+import { currentMember } from '../auth';
 import { isUniqueViolation } from '../db/errors';
 import { verifyPassword } from '../services/passwords';
 import { iso, now } from '../services/clock';
-import { activeMember } from '../members';
 import type { VerifyFlow } from '../verify-flow';
 import messages from '../../../messages/ja.json';
 import { apiBody } from '../route-schemas';
@@ -24,7 +23,7 @@ export const emailChangeVerify: VerifyFlow = {
   auth: 'member',
   async handle(ctx, request) {
     const { email } = ctx.parse<{ email: string }>('api.user-verify-email-change.json', request.body);
-    const member = await activeMember(ctx.db, requireMember(request));
+    const member = currentMember(request);
     const owner = await ctx.db.selectFrom('users').select('id').where('email', '=', email).where('status', '=', 'active').executeTakeFirst();
     // Another member's address gets the same answer after the same work, and that member hears
     // of the attempt (no enumeration of members; docs/decisions/015).
@@ -37,7 +36,7 @@ export const emailChangeVerify: VerifyFlow = {
 export function accountRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post('/v1/user/email/change', { schema: { body: apiBody('api.user-email-change.json') }, config: { auth: 'member', limited: true } }, async (request) => {
     const { email, code } = request.body as { email: string; code: string };
-    const member = await activeMember(ctx.db, requireMember(request));
+    const member = currentMember(request);
     await ctx.codes.consume('email_change', changeKey(member.id, email), code);
     const noticeId = await ctx.db
       .transaction()
@@ -63,7 +62,7 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.post('/v1/user/withdraw', { schema: { body: apiBody('api.user-withdraw.json') }, config: { auth: 'member', limited: true } }, async (request) => {
     const { password, reason = '' } = request.body as { password: string; reason?: string };
-    const member = await activeMember(ctx.db, requireMember(request));
+    const member = currentMember(request);
     await ctx.limits.hit('password', member.email);
     if (!(await verifyPassword(member.password_hash, password))) {
       throw new ApiError('WRONG_PASSWORD', { password: [messages.api.WRONG_PASSWORD] });

@@ -8,7 +8,6 @@ import { isUniqueViolation } from '../db/errors';
 import type { InquiryStatus } from '../db/types';
 import { masterOptions } from '../masters';
 import { iso, japanDay, now } from '../services/clock';
-import { activeMember } from '../members';
 import { apiBody, apiParams, apiResponse } from '../route-schemas';
 import { routeSetting } from '../schema-settings';
 
@@ -39,7 +38,7 @@ export function contactRoutes(app: FastifyInstance, ctx: AppContext) {
     const body = request.body as ContactPayload;
     await ctx.checkMasters('api.contact.json', { ...body });
     // A member's inquiry is theirs: their own name and address, whatever the form carried.
-    const member = request.memberId ? await activeMember(ctx.db, request.memberId) : undefined;
+    const member = request.member ?? undefined;
     const sender = member
       ? { last_name_kanji: member.last_name_kanji, first_name_kanji: member.first_name_kanji, email: member.email }
       : { last_name_kanji: body.last_name_kanji, first_name_kanji: body.first_name_kanji, email: body.email };

@@ -64,7 +64,7 @@ export function userAuthRoutes(app: FastifyInstance, ctx: AppContext) {
       // CODE_REQUIRED before any password is looked at, so the answer says nothing about the
       // password (no guessing oracle; docs/decisions/015).
       const member = await activeByEmail(ctx, body.email);
-      if (!member || !(await ctx.sessions.isTrusted(member.id, request.cookies[TRUSTED_DEVICE_COOKIE]))) throw new ApiError('CODE_REQUIRED');
+      if (!member || !(await ctx.sessions.isTrusted(member.id, app.parseCookie(request.headers.cookie ?? '')[TRUSTED_DEVICE_COOKIE]))) throw new ApiError('CODE_REQUIRED');
     }
     const user = await checkCredentials(ctx, body);
     if (body.code) await ctx.codes.consume('login', user.email, body.code);

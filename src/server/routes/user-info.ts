@@ -1,7 +1,7 @@
 // GET and PUT /v1/user/info: the member's profile as the spec names it.
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
-import { requireMember } from '../auth';
+import { currentMember, requireMember } from '../auth';
 import { activeMember } from '../members';
 import type { User } from '../db/types';
 import { masterOptions } from '../masters';
@@ -55,7 +55,7 @@ export async function userInfo(ctx: Pick<AppContext, 'db' | 'schemas'>, user: Us
 }
 
 export function userInfoRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.get('/v1/user/info', { config: { auth: 'member' }, schema: { response: userInfoResponse } }, async (request) => userInfo(ctx, await activeMember(ctx.db, requireMember(request))));
+  app.get('/v1/user/info', { config: { auth: 'member' }, schema: { response: userInfoResponse } }, async (request) => userInfo(ctx, currentMember(request)));
 
   app.put('/v1/user/info', { schema: { body: apiBody('api.user-update.json') }, config: { auth: 'member' } }, async (request) => {
     const body = request.body as ProfileForm & { email: string };

@@ -1,7 +1,22 @@
 import type { Db } from '../db/connect';
+import type { Database, User } from '../db/types';
+import { preparedQuery } from '../db/prepared-query';
 import { ApiError } from '../errors';
 import { hashToken, randomToken } from './secrets';
 import { iso, inSeconds, now } from './clock';
+
+/** The session behind a token hash and its member, read together: every member request makes
+ *  this one query (the member's row is the request's, ADR 017). */
+const sessionWithMember = preparedQuery<Database, User & { session_expires_at: string; session_revoked_at: string | null }, [string]>(
+  (db, tokenHash) =>
+    db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .selectAll('users')
+      .select(['sessions.expires_at as session_expires_at', 'sessions.revoked_at as session_revoked_at'])
+      .where('sessions.token_hash', '=', tokenHash),
+  1,
+);
 
 export function createSessions(db: Db, sessionSeconds: number, trustedDeviceDays: number) {
   return {
@@ -21,17 +36,12 @@ export function createSessions(db: Db, sessionSeconds: number, trustedDeviceDays
     },
 
     /** The active member behind a bearer token, or 401. */
-    async memberFor(token: string | undefined) {
+    async memberFor(token: string | undefined): Promise<User> {
       if (!token) throw new ApiError('UNAUTHENTICATED');
-      const row = await db
-        .selectFrom('sessions')
-        .innerJoin('users', 'users.id', 'sessions.user_id')
-        .select(['sessions.expires_at', 'sessions.revoked_at', 'users.id', 'users.status'])
-        .where('sessions.token_hash', '=', hashToken(token))
-        .executeTakeFirst();
-      if (!row || row.revoked_at || row.status !== 'active') throw new ApiError('UNAUTHENTICATED');
-      if (row.expires_at <= iso(now())) throw new ApiError('SESSION_EXPIRED');
-      return { userId: row.id };
+      const [row] = await sessionWithMember(db, hashToken(token));
+      if (!row || row.session_revoked_at || row.status !== 'active') throw new ApiError('UNAUTHENTICATED');
+      if (row.session_expires_at <= iso(now())) throw new ApiError('SESSION_EXPIRED');
+      return row; // the member's row, with the two session columns beside it
     },
 
     async revoke(token: string): Promise<void> {
