@@ -35,32 +35,50 @@ export function useCodedFlow<I extends object, C extends object>(config: CodedFl
   // The latest state and config for the async effects, which outlive the render that began them.
   const latest = useRef({ state, config });
   latest.current = { state, config };
-
-  const sendWith = useCallback(
-    async (input: I, resend: boolean) => {
-      const { config: c } = latest.current;
-      dispatch({ type: resend ? 'RESEND' : 'SEND' });
-      try {
-        if ((await c.send(input)) === 'no-code') return dispatch({ type: 'NO_CODE_NEEDED' });
-        dispatch({ type: 'SENT', code: c.codeFor?.(input) });
-        if (c.resendSeconds) start(c.resendSeconds);
-      } catch (failure) {
-        dispatch({ type: 'SEND_FAILED', errors: await c.sendFailed(failure) });
-      }
-    },
-    [start],
-  );
-
-  const verify = useCallback(async (code: C) => {
-    const { config: c, state: s } = latest.current;
-    dispatch({ type: 'VERIFY' });
+  // One request at a time: a second tap (or the last code digit's auto-submit and a tap on the
+  // button) can land before the re-render that disables the button; the reducer ignores its
+  // event, and this keeps its request from being sent at all.
+  const inFlight = useRef(false);
+  const once = useCallback(async (work: () => Promise<void>) => {
+    if (inFlight.current) return;
+    inFlight.current = true;
     try {
-      await c.verify(s.input, code);
-      dispatch({ type: 'VERIFIED' });
-    } catch (failure) {
-      dispatch({ type: 'VERIFY_FAILED', errors: await c.verifyFailed(failure) });
+      await work();
+    } finally {
+      inFlight.current = false;
     }
   }, []);
+
+  const sendWith = useCallback(
+    (input: I, resend: boolean) =>
+      once(async () => {
+        const { config: c } = latest.current;
+        dispatch({ type: resend ? 'RESEND' : 'SEND' });
+        try {
+          if ((await c.send(input)) === 'no-code') return dispatch({ type: 'NO_CODE_NEEDED' });
+          dispatch({ type: 'SENT', code: c.codeFor?.(input) });
+          if (c.resendSeconds) start(c.resendSeconds);
+        } catch (failure) {
+          dispatch({ type: 'SEND_FAILED', errors: await c.sendFailed(failure) });
+        }
+      }),
+    [once, start],
+  );
+
+  const verify = useCallback(
+    (code: C) =>
+      once(async () => {
+        const { config: c, state: s } = latest.current;
+        dispatch({ type: 'VERIFY' });
+        try {
+          await c.verify(s.input, code);
+          dispatch({ type: 'VERIFIED' });
+        } catch (failure) {
+          dispatch({ type: 'VERIFY_FAILED', errors: await c.verifyFailed(failure) });
+        }
+      }),
+    [once],
+  );
 
   const redo = useCallback(() => {
     const { config: c, state: s } = latest.current;
