@@ -67,7 +67,17 @@ export interface BuildOptions {
   outboxIntervalMs?: number;
   /** The schemas folder (default: the project's schemas/); tests run the stack on an edited copy. */
   schemasDir?: string;
+  /** False until the database has been reached and migrated (main.ts retries at start-up while
+   *  it is unreachable). Until then the API and /readyz answer 503 DB_UNAVAILABLE, /healthz and
+   *  the client's pages are served, and the outbox worker waits. Default: always ready. */
+  ready?: () => boolean;
 }
+
+/** Seconds a 503 DB_UNAVAILABLE asks the client to wait (Retry-After). */
+const RETRY_AFTER_SECONDS = '5';
+
+/** The requests that need the database: the API, and /readyz, which reports on it. */
+const needsDatabase = (url: string) => url.startsWith('/v1/') || url.startsWith('/readyz');
 
 /** Browser features the app never uses, switched off for it and anything it might embed. */
 export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()';
@@ -146,10 +156,15 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
   // recording response; @fastify/helmet rebuilt them, re-parsing the CSP, on every request) and
   // the Permissions-Policy; under load these were 5% of a profile (ADR 017).
   const headers = staticHeaders(opts.config.parentOrigins, opts.devCsp);
+  const ready = opts.ready ?? (() => true);
   app.addHook('onRequest', (request, reply, done) => {
     for (const [name, value] of headers) reply.raw.setHeader(name, value);
     // A member's answers carry their personal data: no browser or proxy may keep a copy.
     if (request.headers.authorization) reply.raw.setHeader('cache-control', 'no-store');
+    // Before the start-up migration has run, the schema may be missing or stale: the API gives
+    // the same 503 as a database outage (through the error handler), before any other hook
+    // (client key, session, IP count) reads the database.
+    if (!ready() && needsDatabase(request.url)) return done(new ApiError('DB_UNAVAILABLE'));
     done();
   });
   // Answers over 1 KB go out compressed (before @fastify/static, which serves the build's own
@@ -175,9 +190,9 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
     },
   };
   const outbox = createOutbox(db, opts.mailer, (message, error) => app.log.warn({ err: error }, message));
-  const stopWorker = opts.outboxIntervalMs ? outbox.startWorker(opts.outboxIntervalMs) : undefined;
+  const stopWorker = opts.outboxIntervalMs ? outbox.startWorker(opts.outboxIntervalMs, ready) : undefined;
   // Ended attempt windows are forgotten now and then (the same process that runs the outbox).
-  const sweeper = opts.outboxIntervalMs ? setInterval(() => void sweepRateLimits(db).catch(() => {}), 600_000).unref() : undefined;
+  const sweeper = opts.outboxIntervalMs ? setInterval(() => ready() && void sweepRateLimits(db).catch(() => {}), 600_000).unref() : undefined;
   app.addHook('onClose', async () => {
     stopWorker?.();
     clearInterval(sweeper);
@@ -212,11 +227,14 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
   installAuth(app, opts.clientKey, sessions);
   installRouteValidation(app, validation, messages.form.fallbackFieldError);
   app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
-    if (error instanceof ApiError) return reply.code(error.status).send(error.toBody());
+    if (error instanceof ApiError) {
+      if (error.code === 'DB_UNAVAILABLE') reply.header('retry-after', RETRY_AFTER_SECONDS);
+      return reply.code(error.status).send(error.toBody());
+    }
     if (isBadData(error)) return reply.code(400).send(new ApiError('BAD_REQUEST').toBody());
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'database unavailable');
-      return reply.code(503).header('retry-after', '5').send(new ApiError('DB_UNAVAILABLE').toBody());
+      return reply.code(503).header('retry-after', RETRY_AFTER_SECONDS).send(new ApiError('DB_UNAVAILABLE').toBody());
     }
     const status = error.statusCode ?? 500;
     if (status < 500) return reply.code(status).send(new ApiError('BAD_REQUEST').toBody());

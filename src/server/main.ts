@@ -1,9 +1,11 @@
 // Starts the whole stack: database (migrated), mail (embedded catcher unless SMTP_URL), the
 // API with the built client, and the stand-in parent site. Safe to run repeatedly.
 import { existsSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { loadConfig, smtpUrlOf, type Config } from './config';
 import { openDb, migrate } from './db/connect';
+import { isDatabaseUnavailable } from './db/errors';
 import { createMailer } from './mail/mailer';
 import { startMailCatcher } from './mail/catcher';
 import { build, type BuildOptions } from './app';
@@ -15,22 +17,100 @@ import { Redis } from 'ioredis';
 
 export const DIST_DIR = fileURLToPath(new URL('../../dist/', import.meta.url));
 
+export interface RetryOptions {
+  /** Wait after the first failed try; it doubles after each further one. Default 1 s. */
+  firstDelayMs?: number;
+  /** The longest wait between two tries. Default 30 s. */
+  maxDelayMs?: number;
+}
+
 export interface StackOptions {
   /** Serve the client from Vite (npm run dev) instead of dist/. */
   mountClient?: BuildOptions['mountClient'];
+  /** How often start-up tries an unreachable database again (tests shorten the waits). */
+  databaseRetry?: RetryOptions;
 }
 
-export async function startStack(config: Config = loadConfig(), { mountClient }: StackOptions = {}, distDir = DIST_DIR) {
+/** Runs `attempt` until it succeeds and resolves true. A failure because the database cannot
+ *  be reached (isDatabaseUnavailable) is reported to `onUnavailable` and tried again after a
+ *  wait that doubles up to maxDelayMs; any other failure (a broken migration, a bug) rejects.
+ *  Resolves false, without another try, once `signal` aborts. */
+export async function retryWhileDatabaseUnavailable(
+  attempt: () => Promise<void>,
+  { firstDelayMs = 1000, maxDelayMs = 30_000, signal, onUnavailable }: RetryOptions & { signal?: AbortSignal; onUnavailable?: (error: unknown, tries: number, delayMs: number) => void } = {},
+): Promise<boolean> {
+  for (let tries = 1, delayMs = firstDelayMs; ; tries++, delayMs = Math.min(delayMs * 2, maxDelayMs)) {
+    if (signal?.aborted) return false;
+    try {
+      await attempt();
+      return true;
+    } catch (error) {
+      if (signal?.aborted) return false; // the stack was closed under the attempt
+      if (!isDatabaseUnavailable(error)) throw error;
+      onUnavailable?.(error, tries, delayMs);
+    }
+    // ref: false: a pending retry alone does not keep a closed process alive
+    await sleep(delayMs, undefined, { signal, ref: false }).catch(() => {});
+  }
+}
+
+/** One line for a failed try: the driver's reason, never a stack trace. */
+function unreachableLine(error: unknown, tries: number, delayMs: number): string {
+  const e = error as { message?: unknown; code?: unknown } | null;
+  const reason = (typeof e?.message === 'string' && e.message) || (typeof e?.code === 'string' && e.code) || String(error);
+  return `database not reachable at start-up (try ${tries}: ${reason}); the API answers 503 until it is; next try in ${delayMs / 1000} s`;
+}
+
+export async function startStack(config: Config = loadConfig(), { mountClient, databaseRetry }: StackOptions = {}, distDir = DIST_DIR) {
   if (!mountClient && !existsSync(distDir + 'index.html')) throw new Error('dist/ is missing: run npm run build (npm start does it for you)');
   const { clientKey, secret } = dataSecrets(config.dataDir, config.clientKey, config.secret);
   const db = openDb({ ...config, onPoolError: (error) => console.error(`database connection lost (the pool reconnects): ${error.message}`) });
   const redis = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
   // While Redis is unreachable the counters fall back to the database; say so, do not crash.
   redis?.on('error', (error) => console.error(`redis: ${error.message}`));
-  await migrate(db);
-  const catcher = config.smtpUrl ? undefined : await startMailCatcher(config.mailCatcherSmtpPort, config.mailCatcherWebPort);
-  if (config.seedDemo) await seedDemoMember(db, config.demoEmail, config.demoPassword);
 
+  // The schema and the seeds. A database that cannot be reached does not stop the start: the
+  // server listens, the API answers 503 (the ready gate in build()) and this is tried again in
+  // the background until it succeeds. Any other failure stops the process, as it always has.
+  let ready = false;
+  let waited = false;
+  const stopRetrying = new AbortController();
+  let firstTryFailed!: () => void;
+  const waiting = new Promise<void>((resolve) => (firstTryFailed = resolve));
+  const prepared = retryWhileDatabaseUnavailable(
+    async () => {
+      await migrate(db);
+      if (config.seedDemo) await seedDemoMember(db, config.demoEmail, config.demoPassword);
+    },
+    {
+      ...databaseRetry,
+      signal: stopRetrying.signal,
+      onUnavailable(error, tries, delayMs) {
+        console.error(unreachableLine(error, tries, delayMs));
+        waited = true;
+        firstTryFailed();
+      },
+    },
+  ).then((done) => {
+    ready = done;
+    if (done && waited) console.log('database reached: migrated and seeded; the API answers again');
+  });
+  try {
+    // The first try settles how start-up goes on: done, waiting, or (a broken migration) failed.
+    await Promise.race([prepared, waiting]);
+  } catch (error) {
+    redis?.disconnect();
+    await db.destroy();
+    throw error;
+  }
+  // Later tries run after start-up: a failure there that is not the database's absence stops
+  // the process with the error, as a failed first try does.
+  prepared.catch((error: unknown) => {
+    console.error('database set-up failed; stopping:', error);
+    process.exit(1);
+  });
+
+  const catcher = config.smtpUrl ? undefined : await startMailCatcher(config.mailCatcherSmtpPort, config.mailCatcherWebPort);
   const app = await build({
     db,
     mailer: createMailer(smtpUrlOf(config), config.mailFrom, config.smtpTimeoutSeconds * 1000),
@@ -45,6 +125,7 @@ export async function startStack(config: Config = loadConfig(), { mountClient }:
     mountClient,
     devCsp: !!mountClient,
     logger: true,
+    ready: () => ready,
   });
   await app.listen({ port: config.port, host: config.host });
   const parent = await startParentSite(config.parentSitePort, config.host, config.publicUrl);
@@ -56,20 +137,23 @@ export async function startStack(config: Config = loadConfig(), { mountClient }:
     `  The app on its own:        ${config.publicUrl}/user/`,
     `  API:                       ${config.publicUrl}/v1/`,
     catcher ? `  Mail view (caught mail):   http://localhost:${config.mailCatcherWebPort}/` : `  Mail goes to:              ${config.smtpUrl}`,
-    `  Database:                  ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `SQLite in ${config.dataDir}`}`,
+    `  Database:                  ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `SQLite in ${config.dataDir}`}${ready ? '' : ' (not reachable yet: retrying)'}`,
     config.seedDemo ? `  Demo member:               ${config.demoEmail} / ${config.demoPassword}` : '',
     '',
   ];
   console.log(lines.filter((l) => l !== null).join('\n'));
 
   const close = async () => {
+    stopRetrying.abort();
     await parent.close();
     await app.close();
     await catcher?.close();
     redis?.disconnect();
     await db.destroy();
   };
-  return { app, close };
+  // databaseReady: resolves once the database is migrated and seeded (already so when it was
+  // reachable at start).
+  return { app, close, databaseReady: prepared };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

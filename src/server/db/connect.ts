@@ -6,6 +6,7 @@ import pg from 'pg';
 import { migrationProvider } from './migrations';
 import { seedMasters } from '../masters';
 import { withStatementCache } from './statement-cache';
+import { isDatabaseUnavailable } from './errors';
 import type { Database } from './types';
 
 export type Db = Kysely<Database>;
@@ -63,6 +64,9 @@ export async function migrate(db: Db): Promise<void> {
   const migrator = new Migrator({ db, provider: migrationProvider, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
+  // A database that went away mid-migration is thrown as it is, so that the caller can tell
+  // it from a migration that is wrong (main.ts waits the first out, and stops on the second).
+  if (isDatabaseUnavailable(error)) throw error;
   if (error || failed) throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
   await seedMasters(db);
 }

@@ -92,11 +92,12 @@ export function createOutbox(db: Db, mailer: Mailer, log: (message: string, erro
       return Number((await query.executeTakeFirst()).numUpdatedRows);
     },
 
-    /** Runs deliverDue every `intervalMs` until stopped; errors (a database outage) wait for the next round. */
-    startWorker(intervalMs: number): () => void {
+    /** Runs deliverDue every `intervalMs` until stopped; errors (a database outage) wait for the
+     *  next round, and so do rounds while `ready` says the database is not set up yet. */
+    startWorker(intervalMs: number, ready: () => boolean = () => true): () => void {
       let running = false;
       const timer = setInterval(() => {
-        if (running) return;
+        if (running || !ready()) return;
         running = true;
         this.deliverDue()
           .catch((error) => log('outbox round failed', error))

@@ -1,5 +1,6 @@
 // For a load balancer: /healthz says the process answers; /readyz says it can also reach the
-// database (503 while it cannot, so traffic goes to another instance until it recovers).
+// database (503 while it cannot, so traffic goes to another instance until it recovers; also
+// 503 until the start-up migration has run, through the ready gate in app.ts).
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { AppContext } from '../context';
