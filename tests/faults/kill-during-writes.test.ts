@@ -12,10 +12,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CLIENT_KEY, PG_URL, validContact, type DbKind } from '../support/api-harness';
 
 const SERVER = fileURLToPath(new URL('./support/write-server.ts', import.meta.url));
-const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 async function start(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(TSX, [SERVER], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // node itself with tsx's loader, not the tsx command: that one runs the server in a child
+  // process of its own, so SIGKILL would end the wrapper and leave the server running.
+  const child = spawn(process.execPath, ['--import', 'tsx', SERVER], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';
     let err = '';
@@ -84,6 +86,8 @@ describe.each<{ kind: DbKind }>([{ kind: 'sqlite' }, { kind: 'postgres' }])('kil
     await new Promise((r) => first.child.once('exit', r));
     stop = true;
     await Promise.all(writers);
+    // the server itself is gone, not only a wrapper around it
+    await expect(fetch(`http://127.0.0.1:${first.port}/healthz`)).rejects.toThrow();
 
     const second = await start(env);
     children.push(second.child);
