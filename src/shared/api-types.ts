@@ -1,4 +1,5 @@
 // Shapes of API answers both sides agree on (the server builds them, the client reads them).
+import type masterLists from '../../schemas/masters/options.json';
 
 /** GET /v1/user/info: roman names as *_alpha, purpose as a comma-separated string of codes. */
 export interface UserInfo {
@@ -106,6 +107,7 @@ export interface ClientSettings {
   mailDomain: string;
 }
 
-/** The master lists GET /v1/master/options serves. */
-export const MASTER_NAMES = ['job', 'industry', 'purpose', 'inquiry_type', 'inquiry_user_category', 'mail_opt'] as const;
-export type MasterName = (typeof MASTER_NAMES)[number];
+/** The name of a master list GET /v1/master/options serves: a key of schemas/masters/options.json
+ *  (annotations such as `$comment` aside). A type only: the browser gets none of the file from it.
+ *  The server's list of names, MASTER_NAMES, is in src/server/masters.ts. */
+export type MasterName = Exclude<keyof typeof masterLists, `$${string}`>;

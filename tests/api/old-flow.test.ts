@@ -9,8 +9,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import oldForm from '../../schemas/forms/old-register.schema.json';
 import messages from '../../messages/ja.json';
 import { fillMessage } from '../../src/shared/validation/message-params';
-import { hashLinkKey } from '../../src/server/services/registration-links';
+import { LINK_KEY_PATTERN, hashLinkKey, newLinkKey } from '../../src/server/services/registration-links';
 import { DATABASES, Harness, SECRET, expectError, japaneseText, setUpOrFail, testConfig } from '../support/api-harness';
+import { rulesOf, schemaSet } from '../support/schema-messages';
 
 // Read as JSON.parse does (the file holds lone-surrogate examples Vite's JSON import refuses).
 const defs = JSON.parse(readFileSync(new URL('../../schemas/shared/fields.json', import.meta.url), 'utf8')).$defs;
@@ -136,14 +137,46 @@ describe.each(DATABASES)('old flow ($name)', ({ kind }) => {
       }
     });
 
-    it('missing, forged, malformed and expired keys → 400 LINK_INVALID', async () => {
+    it('well-formed keys that open nothing (forged, expired) → 400 LINK_INVALID', async () => {
       const email = h.uniqueEmail('expired');
       const key = await linkFor(email);
       await h.db.updateTable('registration_links').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('email', '=', email).execute();
-      expectError(await h.app.inject({ method: 'GET', url: '/v1/email/verify' }), 400, 'LINK_INVALID');
       expectError(await verifyKey('A'.repeat(43)), 400, 'LINK_INVALID');
-      expectError(await verifyKey('not a key'), 400, 'LINK_INVALID');
       expectError(await verifyKey(key), 400, 'LINK_INVALID');
+    });
+
+    // Refused by the route's query schema (schemas/api/email-verify-query.json), which says why.
+    const query = rulesOf('api.email-verify-query.json');
+    const get = (search: string) => h.app.inject({ method: 'GET', url: `/v1/email/verify${search}` });
+    it('missing and malformed keys → 400 BAD_REQUEST with the query schema\'s message under key; the live link is untouched', async () => {
+      const email = h.uniqueEmail('malformed');
+      const key = await linkFor(email);
+      const rows = () => h.db.selectFrom('registration_links').selectAll().where('email', '=', email).execute();
+      const before = await rows();
+      const cases: Array<[string, string, string]> = [
+        ['no key', '', query.required('key')],
+        ['another parameter only', `?k=${key}`, query.required('key')],
+        ['an empty key', '?key=', query.message('key', 'pattern')],
+        ['one character short', `?key=${key.slice(1)}`, query.message('key', 'pattern')],
+        ['one character long', `?key=${key}A`, query.message('key', 'pattern')],
+        ['a character base64url has not', `?key=${encodeURIComponent(`+${key.slice(1)}`)}`, query.message('key', 'pattern')],
+        ['padding', `?key=${encodeURIComponent(`${key.slice(1)}=`)}`, query.message('key', 'pattern')],
+        ['spaces around it', `?key=${encodeURIComponent(` ${key} `)}`, query.message('key', 'pattern')],
+        ['text', '?key=not%20a%20key', query.message('key', 'pattern')],
+        ['the key twice (an array)', `?key=${key}&key=${key}`, query.message('key', 'type')],
+      ];
+      for (const [label, search, message] of cases) {
+        const body = expectError(await get(search), 400, 'BAD_REQUEST', { key: [message] });
+        expect(body.error, label).toBe(messages.api.BAD_REQUEST);
+      }
+      expect(await rows()).toEqual(before);
+      expect((await verifyKey(key)).json()).toEqual({ email });
+    });
+
+    it('every issued key is well-formed by the query schema, which is the pattern the service checks too', () => {
+      const pattern = new RegExp((schemaSet().api['api.email-verify-query.json'] as { properties: { key: { pattern: string } } }).properties.key.pattern);
+      expect(LINK_KEY_PATTERN.source).toBe(pattern.source);
+      for (let i = 0; i < 50; i++) expect(newLinkKey()).toMatch(pattern);
     });
   });
 

@@ -5,6 +5,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { approveApplication } from '../../src/server/operator/applications';
 import { DATABASES, Harness, setUpOrFail } from '../support/api-harness';
 import {
+  FailingInserts,
   RecordingOutput,
   addApplication,
   applicationRow,
@@ -15,6 +16,7 @@ import {
   nextRegisterNumber,
   noticesOf,
   operator,
+  unsentMail,
 } from './operator-support';
 
 const text = operatorText;
@@ -230,10 +232,42 @@ describe.each(DATABASES)('operator: applications ($name)', ({ kind }) => {
       expect(row.decided_at).not.toBeNull();
       expect((await noticesOf(h.db, member.id)).map((n) => n.message)).toEqual([APPROVED_NOTICE]);
 
+      // The mail waits in the outbox for the site's worker (or outbox retry).
+      const waiting = (await unsentMail(h.db)).filter((m) => m.to_address === member.email);
+      expect(waiting.map((m) => [m.template, JSON.parse(m.values_json)])).toEqual([['applicationApproved', { name: '山田 花子', registerNumber }]]);
+      expect(res.stderr).toContain(waiting[0]!.id);
+
       h.mailer.failing = false;
       const page = await myPage(h, member);
       expect(page.applications[0]!.status).toBe('approved');
       expect(page.notices.map((n) => n.message)).toEqual([APPROVED_NOTICE]);
+    });
+
+    it('the mail cannot be queued → exit 1 and no decision either: status, notice and queued mail commit together', async () => {
+      const { member, registerNumber, application } = await applicant();
+      const broken = { db: h.db.withPlugin(new FailingInserts('mail_outbox')), mailer: h.mailer };
+      for (const argv of [['approve', registerNumber], ['decline', registerNumber, '--reason', '理由']]) {
+        const res = await operator(broken, 'applications', ...argv);
+        expect(res.code, argv.join(' ')).toBe(1);
+        expect(res.stdout).toBe('');
+        expect(res.stderr).toContain('insert into mail_outbox failed (injected)');
+        await expectUnchanged(registerNumber, application);
+      }
+      expect(await noticesOf(h.db, member.id)).toEqual([]);
+      expect(h.mailer.sent).toEqual([]);
+
+      // Nothing half-done is left in the way: the same decision goes through once the queue works.
+      expect((await run('applications', 'approve', registerNumber)).code).toBe(0);
+      expect(h.mailer.sent.map((m) => m.template)).toEqual(['applicationApproved']);
+    });
+
+    it('the mail is written to the outbox with the decision and marked sent once the relay took it', async () => {
+      const { member, registerNumber } = await applicant();
+      expect((await run('applications', 'approve', registerNumber)).code).toBe(0);
+      const rows = await h.db.selectFrom('mail_outbox').selectAll().where('to_address', '=', member.email).execute();
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ template: 'applicationApproved', attempts: 1, last_error: null });
+      expect(rows[0]!.sent_at).not.toBeNull();
     });
 
     it('two operators deciding the same application at once: exactly one wins', async () => {

@@ -5,6 +5,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { answerInquiry } from '../../src/server/operator/inquiries';
 import { DATABASES, Harness, japaneseText, setUpOrFail, type Member } from '../support/api-harness';
 import {
+  FailingInserts,
   RecordingOutput,
   addInquiry,
   clearOperatorTables,
@@ -15,6 +16,7 @@ import {
   nextTicketNo,
   noticesOf,
   operator,
+  unsentMail,
 } from './operator-support';
 
 const text = operatorText;
@@ -434,10 +436,32 @@ describe.each(DATABASES)('operator: inquiries ($name)', ({ kind }) => {
       expect(row.answer).toBe(ANSWER);
       expect((await noticesOf(h.db, member.id)).map((n) => n.message)).toEqual([noticeFor(ticketNo)]);
 
+      // The mail waits in the outbox for the site's worker (or outbox retry).
+      const waiting = (await unsentMail(h.db)).filter((m) => m.to_address === member.email);
+      expect(waiting.map((m) => [m.template, JSON.parse(m.values_json)])).toEqual([['inquiryAnswered', { name: '山田 花子', ticketNo, answer: ANSWER }]]);
+      expect(res.stderr).toContain(waiting[0]!.id);
+
       h.mailer.failing = false;
       expect(await history(token, 'answered')).toEqual([[ticketNo, 'answered']]);
       const shown = await run('inquiries', 'show', ticketNo);
       expect(shown.stdout).toContain('  結果はメールでお知らせします。');
+    });
+
+    it('the mail cannot be queued → exit 1 and no answer either: answer, status, notice and queued mail commit together', async () => {
+      const { member, token, ticketNo } = await memberInquiry();
+      const before = await inquiryRow(h.db, ticketNo);
+      const res = await operator({ db: h.db.withPlugin(new FailingInserts('mail_outbox')), mailer: h.mailer }, 'inquiries', 'answer', ticketNo, '--message', ANSWER);
+      expect(res.code).toBe(1);
+      expect(res.stdout).toBe('');
+      expect(res.stderr).toContain('insert into mail_outbox failed (injected)');
+      await expectUnchanged(ticketNo, before);
+      expect(await noticesOf(h.db, member.id)).toEqual([]);
+      expect(h.mailer.sent).toEqual([]);
+      expect(await history(token)).toEqual([[ticketNo, 'open']]);
+
+      // Nothing half-done is left in the way: the same answer goes through once the queue works.
+      expect((await run('inquiries', 'answer', ticketNo, '--message', ANSWER)).code).toBe(0);
+      expect(h.mailer.sent.map((m) => m.template)).toEqual(['inquiryAnswered']);
     });
 
     it('the mail to a visitor fails → exit 1, the answer stays, no mention of a notice', async () => {

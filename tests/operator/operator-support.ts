@@ -1,6 +1,7 @@
 // Runs operator commands in-process against a test database and a recording mailer, and adds
 // the rows the commands work on (applications, notices, inquiries) with known dates.
 import { randomUUID } from 'node:crypto';
+import { InsertQueryNode, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type UnknownRow } from 'kysely';
 import type { Db } from '../../src/server/db/connect';
 import type { ApplicationStatus, InquiryStatus } from '../../src/server/db/types';
 import type { Mailer } from '../../src/server/mail/mailer';
@@ -39,6 +40,26 @@ export async function operator({ db, mailer }: { db: Db; mailer: Mailer }, ...ar
   const output = new RecordingOutput();
   const code = await runOperator(argv, output, async () => ({ db, mailer, close: async () => {} }));
   return { code, stdout: output.stdout, stderr: output.stderr, out: output.outLines };
+}
+
+/** A database on which every insert into `table` fails (a full disk, a crash between two
+ *  statements): `db.withPlugin(new FailingInserts('mail_outbox'))`. */
+export class FailingInserts implements KyselyPlugin {
+  constructor(private readonly table: string) {}
+
+  transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
+    if (InsertQueryNode.is(node) && node.into?.table.identifier.name === this.table) throw new Error(`insert into ${this.table} failed (injected)`);
+    return node;
+  }
+
+  async transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return result;
+  }
+}
+
+/** The mail waiting in the outbox (not yet sent), oldest first. */
+export async function unsentMail(db: Db) {
+  return db.selectFrom('mail_outbox').selectAll().where('sent_at', 'is', null).orderBy('created_at').execute();
 }
 
 let sequence = 0;

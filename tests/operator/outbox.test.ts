@@ -46,6 +46,28 @@ describe.each(DATABASES)('operator: outbox ($name)', ({ kind }) => {
     expect((await operator(h, 'outbox', 'list')).stdout).toBe(text.outbox.none);
   });
 
+  it('retry while the relay is still down keeps the one queued row (no copies), then sends it once', async () => {
+    const member = await h.createMember();
+    const application = await addApplication(h.db, member.id, {});
+    h.mailer.failing = true;
+    expect((await operator(h, 'applications', 'approve', application.register_number)).code).toBe(1);
+    const [queued, ...others] = await h.db.selectFrom('mail_outbox').selectAll().execute();
+    expect(others).toEqual([]);
+
+    for (let i = 0; i < 2; i++) {
+      const retried = await operator(h, 'outbox', 'retry');
+      expect(retried.code, retried.stderr).toBe(0);
+      expect(retried.stdout).toBe(text.outbox.retried.replace('{sent}', '0').replace('{left}', '1'));
+    }
+    const rows = await h.db.selectFrom('mail_outbox').selectAll().execute();
+    expect(rows.map((r) => [r.id, r.attempts, r.sent_at])).toEqual([[queued!.id, 3, null]]);
+
+    h.mailer.failing = false;
+    expect((await operator(h, 'outbox', 'retry')).stdout).toBe(text.outbox.retried.replace('{sent}', '1').replace('{left}', '0'));
+    expect(h.mailer.to(member.email).map((m) => m.template)).toEqual(['applicationApproved']);
+    expect(await h.db.selectFrom('mail_outbox').select('id').execute()).toEqual([{ id: queued!.id }]);
+  });
+
   it('a member notice queued while the relay is down is sent by the worker with backoff, exactly once', async () => {
     const member = await h.createMember();
     const { token } = await h.loginWithCode(member);

@@ -403,7 +403,7 @@ export class Harness {
       applicationName,
       extra = {},
       schemasDir,
-    }: { config?: Partial<AppConfig>; plugins?: KyselyPlugin[]; applicationName?: string; extra?: Pick<BuildOptions, 'redis' | 'limitPrefix'>; schemasDir?: string } = {},
+    }: { config?: Partial<AppConfig>; plugins?: KyselyPlugin[]; applicationName?: string; extra?: Pick<BuildOptions, 'redis' | 'limitPrefix' | 'municipalities'>; schemasDir?: string } = {},
   ): Promise<Harness> {
     const testDb = await openTestDb(kind, { applicationName });
     const mailer = new FakeMailer();

@@ -8,6 +8,7 @@ import type { Mailer } from '../mail/mailer';
 import { iso, now } from '../services/clock';
 import type { Command, CommandRun } from './command';
 import { OperatorError, describeError } from './errors';
+import { operatorMail } from './mail';
 import { japanTime, table, type Output } from './output';
 import { parseOrFail, say, text, usageError } from './text';
 
@@ -82,9 +83,10 @@ function registerNumberArg(args: string[], usage: string, options: ParseArgsConf
   return { registerNumber: positionals[0]!.trim().toUpperCase(), values };
 }
 
-/** pending → approved/declined. The status and the member's notice are committed together
- *  before any mail goes out, so a mail failure never leaves a half-done decision: the member
- *  sees the result on my page, and the operator is told the mail did not go. */
+/** pending → approved/declined. The status, the member's notice and the queued mail are
+ *  committed together, and the mail is tried after the commit, so a mail failure never leaves a
+ *  half-done decision: the member sees the result on my page, the mail waits in the outbox, and
+ *  the operator is told it did not go yet. */
 async function decide(db: Db, mailer: Mailer, output: Output, registerNumber: string, decision: 'approved' | 'declined', reason: string) {
   const application = await selectApplications(db).where('applications.register_number', '=', registerNumber).executeTakeFirst();
   if (!application) throw new OperatorError(say(text.errors.unknownApplication, { registerNumber }));
@@ -97,7 +99,9 @@ async function decide(db: Db, mailer: Mailer, output: Output, registerNumber: st
 
   const at = iso(now());
   const notice = decision === 'approved' ? text.memberNotice.applicationApproved : text.memberNotice.applicationDeclined;
-  await db.transaction().execute(async (tx) => {
+  const name = fullName(application);
+  const mail = operatorMail(db, mailer);
+  const mailId = await db.transaction().execute(async (tx) => {
     // Only from pending, checked again in the write: two operators deciding at once cannot both win.
     const updated = await tx
       .updateTable('applications')
@@ -107,14 +111,16 @@ async function decide(db: Db, mailer: Mailer, output: Output, registerNumber: st
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) throw new OperatorError(say(text.errors.decidedMeanwhile, { registerNumber }));
     await tx.insertInto('notifications').values({ id: randomUUID(), user_id: application.user_id, message: notice, created_at: at }).execute();
+    return decision === 'approved'
+      ? mail.queue(tx, application.email, 'applicationApproved', { name, registerNumber })
+      : mail.queue(tx, application.email, 'applicationDeclined', { name, registerNumber, reason });
   });
 
-  const done = { registerNumber, status: statusLabel(decision), name: fullName(application), email: application.email };
+  const done = { registerNumber, status: statusLabel(decision), name, email: application.email };
   output.out(say(text.applications.decided, done));
   output.out(say(text.applications.noticePosted, { message: notice }));
   try {
-    if (decision === 'approved') await mailer.send(application.email, 'applicationApproved', { name: done.name, registerNumber });
-    else await mailer.send(application.email, 'applicationDeclined', { name: done.name, registerNumber, reason });
+    await mail.send(mailId);
   } catch (error) {
     throw new OperatorError(say(text.errors.decisionMailFailed, { ...done, detail: describeError(error) }));
   }

@@ -2,8 +2,9 @@ import type { Db } from '../db/connect';
 import type { Mailer } from '../mail/mailer';
 import type { Output } from './output';
 
-/** One command: `args` are what follows `<group> <name>` on the command line. Throws
- *  OperatorError for anything the operator must fix; returns when it succeeded. */
+/** One command: `args` are what follows `<group> <name>` on the command line; `mailer` is the
+ *  relay (a command that mails queues through the outbox, ./mail.ts). Throws OperatorError for
+ *  anything the operator must fix; returns when it succeeded. */
 export type CommandRun = (db: Db, mailer: Mailer, args: string[], output: Output) => Promise<void>;
 
 export interface Command {

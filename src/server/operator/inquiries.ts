@@ -10,6 +10,7 @@ import { masterOptions, type MasterName } from '../masters';
 import { iso, now } from '../services/clock';
 import type { Command, CommandRun } from './command';
 import { OperatorError, describeError } from './errors';
+import { operatorMail } from './mail';
 import { align, japanTime, table } from './output';
 import { parseOrFail, say, text, usageError } from './text';
 
@@ -170,9 +171,10 @@ export const showInquiry: CommandRun = async (db, _mailer, args, output) => {
   for (const line of row.answer === null ? [`${f.answer}:`, `  ${t.noAnswer}`] : block(f.answer, row.answer)) output.out(line);
 };
 
-/** open → answered. The answer, the status and the member's notice are committed together
- *  before the mail goes out: if the mail fails, the answer stays stored (show prints it) and
- *  the member's history already says answered; the operator is told to reach the sender another way. */
+/** open → answered. The answer, the status, the member's notice and the queued mail are
+ *  committed together, and the mail is tried after the commit: if it fails, the answer stays
+ *  stored (show prints it), the member's history already says answered and the mail waits in
+ *  the outbox; the operator is told to reach the sender another way. */
 export const answerInquiry: CommandRun = async (db, mailer, args, output) => {
   const { ticketNo, values } = ticketNoArg(args, USAGE.answer, { message: { type: 'string' } });
   const answer = typeof values.message === 'string' ? values.message.trim() : '';
@@ -186,7 +188,8 @@ export const answerInquiry: CommandRun = async (db, mailer, args, output) => {
   const to = recipient(row);
   const at = iso(now());
   const notice = say(text.memberNotice.inquiryAnswered, { ticketNo });
-  await db.transaction().execute(async (tx) => {
+  const mail = operatorMail(db, mailer);
+  const mailId = await db.transaction().execute(async (tx) => {
     // Only from open, checked again in the write: two operators answering at once cannot both win.
     const updated = await tx
       .updateTable('inquiries')
@@ -196,6 +199,7 @@ export const answerInquiry: CommandRun = async (db, mailer, args, output) => {
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) throw new OperatorError(say(text.errors.inquiryChangedMeanwhile, { ticketNo }));
     if (to.member) await tx.insertInto('notifications').values({ id: randomUUID(), user_id: row.user_id, message: notice, created_at: at }).execute();
+    return mail.queue(tx, to.email, 'inquiryAnswered', { name: to.name, ticketNo, answer });
   });
 
   const status = inquiryStatusLabel('answered');
@@ -203,7 +207,7 @@ export const answerInquiry: CommandRun = async (db, mailer, args, output) => {
   if (to.member) output.out(say(t.noticePosted, { message: notice }));
   else if (row.user_id !== null) output.out(t.noticeSkippedWithdrawn);
   try {
-    await mailer.send(to.email, 'inquiryAnswered', { name: to.name, ticketNo, answer });
+    await mail.send(mailId);
   } catch (error) {
     throw new OperatorError(
       say(text.errors.answerMailFailed, {

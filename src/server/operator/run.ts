@@ -8,7 +8,6 @@ import { OperatorError, describeError } from './errors';
 import { inquiryCommands } from './inquiries';
 import { noticeCommands } from './notices';
 import { outboxCommands } from './outbox';
-import { createOutbox } from '../mail/outbox';
 import { align, type Output } from './output';
 import { say, text } from './text';
 
@@ -25,21 +24,6 @@ export function helpLines(): string[] {
   const rows = COMMANDS.flatMap((command) => command.usage.map((usage, i) => [usage, i === 0 ? (summaries[command.summary] ?? '') : '']));
   rows.push(['--help', summaries.help ?? '']);
   return [text.help.usage, '', text.help.commands, ...align(rows).map((line) => `  ${line}`), '', ...text.help.notes];
-}
-
-/** Operator mail goes through the site's outbox: queued first, so a relay outage delays it
- *  and the site's worker sends it later. A mail that could not go at once still fails the
- *  command (exit 1), saying it is queued. */
-function queuedMailer(db: Db, mailer: Mailer): Mailer {
-  const outbox = createOutbox(db, mailer);
-  return {
-    async send(to, template, values) {
-      const { id, sent } = await outbox.send(to, template, values);
-      if (sent) return;
-      const row = await db.selectFrom('mail_outbox').select('last_error').where('id', '=', id).executeTakeFirst();
-      throw new Error(say(text.outbox.queued, { id, error: row?.last_error ?? '' }));
-    },
-  };
 }
 
 const wantsHelp = (argv: string[]) => argv.some((arg) => arg === '--help' || arg === '-h');
@@ -68,7 +52,9 @@ export async function runOperator(argv: string[], output: Output, connect: () =>
     return 1;
   }
   try {
-    await command.run(connection.db, queuedMailer(connection.db, connection.mailer), args, output);
+    // The relay itself: the commands that mail queue it in the outbox (./mail.ts), and
+    // `outbox retry` sends queued rows through it.
+    await command.run(connection.db, connection.mailer, args, output);
     return 0;
   } catch (error) {
     if (error instanceof OperatorError) output.err(error.message);

@@ -12,5 +12,6 @@ export function masterRoutes(app: FastifyInstance, ctx: AppContext) {
   });
 
   // Built once at start-up from the shipped official list (it never changes while running).
-  app.get('/v1/master/denshijiti', async () => ctx.municipalities);
+  const denshijiti = { querystring: apiParams(ctx.schemas, 'api.master-denshijiti-query.json'), response: { 200: apiResponse(ctx.schemas, 'api.master-denshijiti-response.json') } };
+  app.get('/v1/master/denshijiti', { schema: denshijiti }, async () => ctx.municipalities);
 }

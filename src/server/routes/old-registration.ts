@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { ApiError } from '../errors';
-import { apiBody } from '../route-schemas';
+import { apiBody, apiParams } from '../route-schemas';
 import { oldFlow } from '../old-flow';
 import { insertMember, isTaken } from '../registrations';
 import { hashPassword } from '../services/passwords';
@@ -15,9 +15,10 @@ import messages from '../../../messages/ja.json';
 export function oldRegistrationRoutes(app: FastifyInstance, ctx: AppContext) {
   const { links } = oldFlow(ctx);
 
-  app.get('/v1/email/verify', async (request) => {
-    const { key } = request.query as { key?: unknown };
-    const link = typeof key === 'string' ? await links.check(key) : undefined;
+  // A missing or malformed key is refused by the query schema (schemas/api/email-verify-query.json).
+  app.get('/v1/email/verify', { schema: { querystring: apiParams(ctx.schemas, 'api.email-verify-query.json') } }, async (request) => {
+    const { key } = request.query as { key: string };
+    const link = await links.check(key);
     // A link whose address has meanwhile become a member's can no longer register anyone.
     if (!link || (await isTaken(ctx.db, link.email))) throw new ApiError('LINK_INVALID');
     return { email: link.email };

@@ -9,8 +9,7 @@ import { fieldDefaults } from '../../shared/validation/schema-nodes';
 import { iso, now } from '../services/clock';
 import type { UserInfo } from '../../shared/api-types';
 import type { ProfileForm } from '../../shared/wire/profile-update';
-import { apiBody } from '../route-schemas';
-import { userInfoResponse } from '../response-schemas';
+import { apiBody, apiResponse } from '../route-schemas';
 
 // The registration form's defaults, read once per schema set (not on every profile answer).
 const DEFAULTS = new WeakMap<AppContext['schemas'], Record<string, unknown>>();
@@ -55,6 +54,7 @@ export async function userInfo(ctx: Pick<AppContext, 'db' | 'schemas'>, user: Us
 }
 
 export function userInfoRoutes(app: FastifyInstance, ctx: AppContext) {
+  const userInfoResponse = { 200: apiResponse(ctx.schemas, 'api.user-info-response.json') };
   app.get('/v1/user/info', { config: { auth: 'member' }, schema: { response: userInfoResponse } }, async (request) => userInfo(ctx, currentMember(request)));
 
   app.put('/v1/user/info', { schema: { body: apiBody('api.user-update.json') }, config: { auth: 'member' } }, async (request) => {

@@ -7,6 +7,7 @@ import type { Db } from '../db/connect';
 import { ApiError } from '../errors';
 import { iso, inSeconds, now } from './clock';
 import type { RateLimits } from '../limits/rate-limits';
+import verifyQuery from '../../../schemas/api/email-verify-query.json';
 
 export interface LinkLimits {
   secret: string;
@@ -26,8 +27,10 @@ export function hashLinkKey(secret: string, key: string): string {
   return createHmac('sha256', secret).update(`registration_link\n${key}`).digest('hex');
 }
 
-/** A well-formed key (43 base64url characters); anything else is refused before any lookup. */
-export const LINK_KEY_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+/** A well-formed key (43 base64url characters); anything else is refused before any lookup.
+ *  The pattern is the key's rule in the GET /v1/email/verify query schema, which refuses a
+ *  malformed key with its message before the route runs. */
+export const LINK_KEY_PATTERN = new RegExp(verifyQuery.properties.key.pattern);
 
 export function createRegistrationLinks(db: Db, limits: LinkLimits, rateLimits: RateLimits) {
   return {
