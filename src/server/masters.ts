@@ -4,7 +4,6 @@ import type { Kysely } from 'kysely';
 import { loadMasterLists } from '../shared/validation/schema-files';
 import type { Database } from './db/types';
 import type { MasterName } from '../shared/api-types';
-import masterLists from '../../schemas/masters/options.json';
 
 // Kysely<Database> rather than connect.ts's Db: connect.ts seeds the masters, so importing it
 // back would be a cycle.
@@ -15,7 +14,7 @@ export type { MasterName };
 /** The lists GET /v1/master/options serves and every start seeds: the keys of
  *  schemas/masters/options.json (annotations such as `$comment` aside), in the file's order, so
  *  a list added there needs no code change. */
-export const MASTER_NAMES: readonly MasterName[] = Object.keys(masterLists).filter((key): key is MasterName => !key.startsWith('$'));
+export const MASTER_NAMES: readonly MasterName[] = Object.keys(loadMasterLists()).filter((key): key is MasterName => !key.startsWith('$'));
 export interface MasterOption {
   value: string;
   label: string;
