@@ -2,7 +2,7 @@
 // just below a field that gets its error on leaving still lands; a 9th purpose stays ticked.
 import { test, expect } from './support/fixtures';
 import { codeIn, waitForMail } from './support/fixtures';
-import { openFramed, type Framed } from './support/framed';
+import { frameSettled, openFramed, type Framed } from './support/framed';
 import type { Page } from '@playwright/test';
 import fields from '../schemas/shared/fields.json' with { type: 'json' };
 import options from '../schemas/masters/options.json' with { type: 'json' };
@@ -30,7 +30,12 @@ test('clicking a radio right after leaving an empty required field ticks that ra
   await verifyInFrame(page, framed);
   const { app } = framed;
   await app.getByRole('textbox', { name: '姓', exact: true }).fill('佐藤');
+  // Leaving the password put its error line above 名: let that line and the frame's new height
+  // land before aiming at 名 (a late shift made the click miss 名, so it was never left).
+  await expect(app.getByText(fields.$defs.newPassword['x-required-message'], { exact: true })).toBeVisible();
+  await frameSettled(framed);
   await app.getByRole('textbox', { name: '名', exact: true }).click();
+  await expect(app.getByRole('textbox', { name: '名', exact: true })).toBeFocused();
   // Straight from the empty 名 to a choice further down, with the mouse.
   await app.getByRole('textbox', { name: '名（ローマ字）', exact: true }).click();
   await app.getByRole('textbox', { name: '姓（ローマ字）', exact: true }).click();
