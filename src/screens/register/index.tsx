@@ -1,7 +1,7 @@
 // Registration (current flow): STEP1 e-mail verification, STEP2 basic information, STEP3 terms,
 // STEP4 the final button, which stays reachable (aria-disabled) so that activating it while
 // something is missing shows every error and scrolls to the first.
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import * as profileForm from 'virtual:form/register-profile';
 import * as termsForm from 'virtual:form/register-terms';
 import messages from '../../../messages/ja.json';
@@ -98,6 +98,40 @@ export default function RegisterScreen() {
     }
   };
 
+  // A key in STEP2 re-renders this screen: STEP1 and STEP3 (their forms and the terms text) are
+  // kept as they were unless what they show changed (keystroke → paint, ADR 017).
+  const onVerified = useCallback((v: Verified) => {
+    setVerified(v);
+    setNeedStep1(false);
+  }, []);
+  const onReset = useCallback(() => setVerified(null), []);
+  const emailStep = useMemo(
+    () => <EmailStep initialAddress={initial?.address} onAddressChange={setAddress} onVerified={onVerified} onReset={onReset} />,
+    [initial, onVerified, onReset],
+  );
+  const termsStep = useMemo(
+    () => (
+      <section className="card step" aria-labelledby="step3-title">
+        <h2 id="step3-title" className="step__title">
+          {text.step3}
+        </h2>
+        <LegalDocument id="terms" text={terms} />
+        <p className="field__help">{text.termsNote}</p>
+        <SchemaForm
+          ref={termsRef}
+          id="registerTermsForm"
+          form={termsForm}
+          formData={agreement}
+          onChange={setAgreement}
+          onSubmit={() => undefined}
+          disabled={!verified}
+          actions={<></>}
+        />
+      </section>
+    ),
+    [agreement, verified],
+  );
+
   return (
     <div className="register">
       <p className="lead">{text.lead}</p>
@@ -106,15 +140,7 @@ export default function RegisterScreen() {
           {mastersError}
         </p>
       )}
-      <EmailStep
-        initialAddress={initial?.address}
-        onAddressChange={setAddress}
-        onVerified={(v) => {
-          setVerified(v);
-          setNeedStep1(false);
-        }}
-        onReset={() => setVerified(null)}
-      />
+      {emailStep}
       {needStep1 && !verified && (
         <p className="notice notice--warning form-error" role="alert">
           {text.needVerification}
@@ -140,23 +166,7 @@ export default function RegisterScreen() {
         />
       </section>
 
-      <section className="card step" aria-labelledby="step3-title">
-        <h2 id="step3-title" className="step__title">
-          {text.step3}
-        </h2>
-        <LegalDocument id="terms" text={terms} />
-        <p className="field__help">{text.termsNote}</p>
-        <SchemaForm
-          ref={termsRef}
-          id="registerTermsForm"
-          form={termsForm}
-          formData={agreement}
-          onChange={setAgreement}
-          onSubmit={() => undefined}
-          disabled={!verified}
-          actions={<></>}
-        />
-      </section>
+      {termsStep}
 
       <section className="card step" aria-labelledby="step4-title">
         <h2 id="step4-title" className="step__title">
