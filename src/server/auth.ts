@@ -13,7 +13,6 @@ declare module 'fastify' {
     auth?: AuthKind;
   }
   interface FastifyRequest {
-    memberId: string | null;
     /** The active member as the session check read them, in the same query (ADR 017). */
     member: User | null;
   }
@@ -27,7 +26,6 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 }
 
 export function installAuth(app: FastifyInstance, clientKey: string, sessions: Sessions) {
-  app.decorateRequest('memberId', null);
   app.decorateRequest('member', null);
   // Before validation: a caller without the right credential hears that, not what its body
   // lacks. Added to each route that asks for a credential as it is declared (install before the
@@ -37,7 +35,6 @@ export function installAuth(app: FastifyInstance, clientKey: string, sessions: S
     const token = bearerToken(request);
     if (auth === 'member' || (auth === 'client-or-member' && token)) {
       request.member = await sessions.memberFor(token);
-      request.memberId = request.member.id;
       return;
     }
     const given = request.headers[CLIENT_KEY_HEADER];

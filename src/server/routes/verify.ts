@@ -29,7 +29,7 @@ export function verifyRoutes(app: FastifyInstance, ctx: AppContext) {
     const name = (request.body as { flow?: unknown } | null)?.flow ?? defaultFlow(request.body);
     if (!isFlowName(name)) throw new ApiError('BAD_REQUEST');
     const flow: VerifyFlow = verifyFlows[name];
-    if (flow.auth === 'member' && !request.memberId) throw new ApiError('UNAUTHENTICATED');
+    if (flow.auth === 'member' && !request.member) throw new ApiError('UNAUTHENTICATED');
     return flow.handle(ctx, request, reply);
   });
 }
