@@ -226,16 +226,18 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
   installIpLimit(app, limits);
   installAuth(app, opts.clientKey, sessions);
   installRouteValidation(app, validation, messages.form.fallbackFieldError);
-  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
+  app.setErrorHandler((thrown: Error & { statusCode?: number }, request, reply) => {
+    let error = thrown;
+    // An outage answers as the DB_UNAVAILABLE error the start-up gate throws: one 503, one Retry-After.
+    if (!(error instanceof ApiError) && isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      error = new ApiError('DB_UNAVAILABLE');
+    }
     if (error instanceof ApiError) {
       if (error.code === 'DB_UNAVAILABLE') reply.header('retry-after', RETRY_AFTER_SECONDS);
       return reply.code(error.status).send(error.toBody());
     }
     if (isBadData(error)) return reply.code(400).send(new ApiError('BAD_REQUEST').toBody());
-    if (isDatabaseUnavailable(error)) {
-      request.log.warn({ err: error }, 'database unavailable');
-      return reply.code(503).header('retry-after', RETRY_AFTER_SECONDS).send(new ApiError('DB_UNAVAILABLE').toBody());
-    }
     const status = error.statusCode ?? 500;
     if (status < 500) return reply.code(status).send(new ApiError('BAD_REQUEST').toBody());
     request.log.error({ err: error }, 'unhandled error');
