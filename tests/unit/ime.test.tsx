@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import * as form from 'virtual:form/login';
-import { FormHarness } from '../support/form-harness';
+import { FormHarness, afterPaint } from '../support/form-harness';
 
 afterEach(cleanup);
 
@@ -62,6 +62,7 @@ describe('IME composition in a text field (login form)', () => {
   it('commits (normalised) on every keystroke outside composition', () => {
     const { email, onData, committed } = setup();
     fireEvent.change(email, { target: { value: 'a１' } });
+    afterPaint();
     expect(onData).toHaveBeenCalledTimes(1);
     expect(committed()).toBe('a1');
     expect(email.value).toBe('a1');
@@ -70,6 +71,7 @@ describe('IME composition in a text field (login form)', () => {
   it('an emptied field is committed as undefined, so the required message applies', () => {
     const { email, committed } = setup({ email: 'x', password: 'secret' });
     fireEvent.change(email, { target: { value: '' } });
+    afterPaint();
     expect(committed()).toBeUndefined();
   });
 });

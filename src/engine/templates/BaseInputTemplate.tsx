@@ -12,7 +12,7 @@ const block = (event: ClipboardEvent | DragEvent | MouseEvent) => event.preventD
 export default function BaseInputTemplate(props: WidgetProps) {
   const { id, htmlName, value, readonly, disabled, autofocus, onBlur, onFocus, onChange, options, schema, type, placeholder, required, rawErrors, registry } = props;
   const inputProps = getInputProps(schema, type, options);
-  const text = useImeSafeText(value, onChange, liveNormalisers(schema), options.emptyValue);
+  const { commitNow, ...text } = useImeSafeText(value, onChange, liveNormalisers(schema), options.emptyValue);
   // A field whose normalisers drop characters (hyphens, spaces) may be typed longer than it is kept.
   const dropsCharacters = normalisersOf(schema).some((name) => name === 'digitsOnly' || name === 'removeHyphens');
   const blocked = {
@@ -37,6 +37,7 @@ export default function BaseInputTemplate(props: WidgetProps) {
       {...text}
       {...blocked}
       onBlur={(event) => {
+        commitNow();
         const raw = event.target.value;
         // Rewrites that would get in the way while typing (e.g. a date) happen on leaving.
         const next = applyNormalisers(raw, normalisersOf(schema));

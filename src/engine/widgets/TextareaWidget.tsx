@@ -8,7 +8,7 @@ import { applyNormalisers, liveNormalisers, normalisersOf } from '../../shared/n
 /** Multi-line text: IME-safe, normalised as its schema's `x-normalise` says, with a character count
  *  against the schema's limits. */
 export default function TextareaWidget({ id, value, onChange, onBlur, onFocus, disabled, readonly, options, schema, placeholder, required, rawErrors, registry }: WidgetProps) {
-  const text = useImeSafeText(value, onChange, liveNormalisers(schema), options.emptyValue);
+  const { commitNow, ...text } = useImeSafeText(value, onChange, liveNormalisers(schema), options.emptyValue);
   const count = [...text.value].length;
   const { minLength, maxLength } = schema;
   return (
@@ -25,6 +25,7 @@ export default function TextareaWidget({ id, value, onChange, onBlur, onFocus, d
         {...errorAria(registry.formContext, id, rawErrors, [`${id}__count`])}
         {...text}
         onBlur={(event) => {
+          commitNow();
           const raw = event.target.value;
           const next = applyNormalisers(raw, normalisersOf(schema));
           if (next !== raw) onChange(next === '' ? options.emptyValue : next);
