@@ -12,6 +12,9 @@ type Values = Record<string, string | number>;
 /** Seconds before retry n (1-based): 30 s, 1 min, 2 min … capped at an hour. */
 export const backoffSeconds = (attempts: number) => Math.min(3600, 30 * 2 ** Math.max(0, attempts - 1));
 
+/** While the worker's rounds keep failing, one log line per this many rounds (5 minutes at the site's 5 s). */
+export const FAILURES_PER_LOG = 60;
+
 /** How long a claimed row is left to its sender before another may try it. */
 const CLAIM_SECONDS = 120;
 
@@ -93,14 +96,25 @@ export function createOutbox(db: Db, mailer: Mailer, log: (message: string, erro
     },
 
     /** Runs deliverDue every `intervalMs` until stopped; errors (a database outage) wait for the
-     *  next round, and so do rounds while `ready` says the database is not set up yet. */
+     *  next round, and so do rounds while `ready` says the database is not set up yet. An outage
+     *  is logged when it starts (with its error), every `FAILURES_PER_LOG` failed rounds after
+     *  that, and when the rounds work again; not on every round. */
     startWorker(intervalMs: number, ready: () => boolean = () => true): () => void {
       let running = false;
+      let failed = 0;
       const timer = setInterval(() => {
         if (running || !ready()) return;
         running = true;
         this.deliverDue()
-          .catch((error) => log('outbox round failed', error))
+          .then(() => {
+            if (failed) log(`outbox rounds work again after ${failed} failed round(s)`);
+            failed = 0;
+          })
+          .catch((error) => {
+            failed++;
+            if (failed === 1) log('outbox round failed; the worker keeps trying each round', error);
+            else if (failed % FAILURES_PER_LOG === 0) log(`outbox rounds still failing (${failed} in a row)`, error);
+          })
           .finally(() => (running = false));
       }, intervalMs);
       timer.unref();
