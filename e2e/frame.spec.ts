@@ -2,6 +2,11 @@ import { test, expect, waitForMail, codeIn } from './support/fixtures';
 import { E2E } from './support/stack-env';
 
 test('the parent site shows the app in its iframe, sized from the height messages, and login works inside it', async ({ page, member }) => {
+  // Neither the parent's page nor the app in its frame logs an error (a missing favicon did).
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`${message.text()} (${message.location().url})`);
+  });
   await page.goto(E2E.parentUrl + '/');
   const frame = page.frameLocator('#member-frame');
   await expect(frame.getByRole('heading', { name: 'マイページ' }).or(frame.getByRole('heading', { name: '会員ログイン' }))).toBeVisible();
@@ -20,6 +25,7 @@ test('the parent site shows the app in its iframe, sized from the height message
   await frame.getByRole('link', { name: 'ログアウト' }).click();
   await expect(page).toHaveURL(E2E.parentUrl + '/');
   await expect(frame.getByRole('heading', { name: '会員ログイン' })).toBeVisible();
+  expect(errors).toEqual([]);
 });
 
 test('the app answers with the strict CSP and runs under it without violations', async ({ page }) => {

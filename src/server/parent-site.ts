@@ -16,6 +16,8 @@ export async function startParentSite(port: number, host: string, appUrl: string
   }
   app.get('/parent.js', (_, reply) => reply.type('text/javascript').send(readFileSync(dir + 'parent.js')));
   app.get('/parent.css', (_, reply) => reply.type('text/css').send(readFileSync(dir + 'parent.css')));
+  // The app's own icon: the parent's pages would otherwise ask for /favicon.ico and log a 404.
+  app.get('/favicon.svg', (_, reply) => reply.type('image/svg+xml').send(readFileSync(fileURLToPath(new URL('../../public/favicon.svg', import.meta.url)))));
   await app.listen({ port, host });
   return app;
 }
