@@ -57,7 +57,7 @@ export function userInfoRoutes(app: FastifyInstance, ctx: AppContext) {
   const userInfoResponse = { 200: apiResponse(ctx.schemas, 'api.user-info-response.json') };
   app.get('/v1/user/info', { config: { auth: 'member' }, schema: { response: userInfoResponse } }, async (request) => userInfo(ctx, currentMember(request)));
 
-  app.put('/v1/user/info', { schema: { body: apiBody('api.user-update.json') }, config: { auth: 'member' } }, async (request) => {
+  app.put('/v1/user/info', { schema: { body: apiBody('api.user-update.json'), response: userInfoResponse }, config: { auth: 'member' } }, async (request) => {
     const body = request.body as ProfileForm & { email: string };
     await ctx.checkMasters('api.user-update.json', body);
     const id = requireMember(request);
