@@ -3,6 +3,7 @@
 // decision is refused.
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { approveApplication } from '../../src/server/operator/applications';
+import { say } from '../../src/server/operator/text';
 import { DATABASES, Harness, setUpOrFail } from '../support/api-harness';
 import {
   FailingInserts,
@@ -250,7 +251,7 @@ describe.each(DATABASES)('operator: applications ($name)', ({ kind }) => {
         const res = await operator(broken, 'applications', ...argv);
         expect(res.code, argv.join(' ')).toBe(1);
         expect(res.stdout).toBe('');
-        expect(res.stderr).toContain('insert into mail_outbox failed (injected)');
+        expect(res.stderr).toBe(say(text.errors.notSaved, { detail: 'insert into mail_outbox failed (injected)' }));
         await expectUnchanged(registerNumber, application);
       }
       expect(await noticesOf(h.db, member.id)).toEqual([]);

@@ -3,6 +3,7 @@
 // answer, the member's notice and the mail, and the member's inquiry history by status.
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { answerInquiry } from '../../src/server/operator/inquiries';
+import { say } from '../../src/server/operator/text';
 import { DATABASES, Harness, japaneseText, setUpOrFail, type Member } from '../support/api-harness';
 import {
   FailingInserts,
@@ -453,7 +454,7 @@ describe.each(DATABASES)('operator: inquiries ($name)', ({ kind }) => {
       const res = await operator({ db: h.db.withPlugin(new FailingInserts('mail_outbox')), mailer: h.mailer }, 'inquiries', 'answer', ticketNo, '--message', ANSWER);
       expect(res.code).toBe(1);
       expect(res.stdout).toBe('');
-      expect(res.stderr).toContain('insert into mail_outbox failed (injected)');
+      expect(res.stderr).toBe(say(text.errors.notSaved, { detail: 'insert into mail_outbox failed (injected)' }));
       await expectUnchanged(ticketNo, before);
       expect(await noticesOf(h.db, member.id)).toEqual([]);
       expect(h.mailer.sent).toEqual([]);

@@ -4,7 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/server/db/connect';
 import { DATABASES, Harness, setUpOrFail } from '../support/api-harness';
-import { clearOperatorTables, countNotices, operatorText, myPage, noticesOf, operator } from './operator-support';
+import { say } from '../../src/server/operator/text';
+import { FailingInserts, clearOperatorTables, countNotices, operatorText, myPage, noticesOf, operator } from './operator-support';
 
 const text = operatorText;
 
@@ -57,6 +58,15 @@ describe.each(DATABASES)('operator: notices ($name)', ({ kind }) => {
       expect(await countNotices(h.db)).toBe(1);
       expect((await myPage(h, a)).notices.map((n) => n.message)).toEqual(['システムメンテナンスのお知らせ']);
       expect((await myPage(h, b)).notices.map((n) => n.message)).toEqual(['システムメンテナンスのお知らせ']);
+    });
+
+    it('a database that refuses the notice → exit 1 saying nothing was posted', async () => {
+      const member = await h.createMember();
+      const res = await operator({ db: h.db.withPlugin(new FailingInserts('notifications')), mailer: h.mailer }, 'notices', 'post', '--to', member.email, '--message', 'こんにちは');
+      expect(res.code).toBe(1);
+      expect(res.stdout).toBe('');
+      expect(res.stderr).toBe(say(text.errors.notSaved, { detail: 'insert into notifications failed (injected)' }));
+      expect(await countNotices(h.db)).toBe(0);
     });
 
     it('an unknown address or a withdrawn member → exit 1, nothing posted', async () => {

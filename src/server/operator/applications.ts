@@ -9,6 +9,7 @@ import { iso, now } from '../services/clock';
 import type { Command, CommandRun } from './command';
 import { OperatorError, describeError } from './errors';
 import { operatorMail } from './mail';
+import { inOneTransaction } from './transaction';
 import { japanTime, table, type Output } from './output';
 import { parseOrFail, say, text, usageError } from './text';
 
@@ -101,7 +102,7 @@ async function decide(db: Db, mailer: Mailer, output: Output, registerNumber: st
   const notice = decision === 'approved' ? text.memberNotice.applicationApproved : text.memberNotice.applicationDeclined;
   const name = fullName(application);
   const mail = operatorMail(db, mailer);
-  const mailId = await db.transaction().execute(async (tx) => {
+  const mailId = await inOneTransaction(db, async (tx) => {
     // Only from pending, checked again in the write: two operators deciding at once cannot both win.
     const updated = await tx
       .updateTable('applications')

@@ -11,6 +11,7 @@ import { iso, now } from '../services/clock';
 import type { Command, CommandRun } from './command';
 import { OperatorError, describeError } from './errors';
 import { operatorMail } from './mail';
+import { inOneTransaction } from './transaction';
 import { align, japanTime, table } from './output';
 import { parseOrFail, say, text, usageError } from './text';
 
@@ -189,7 +190,7 @@ export const answerInquiry: CommandRun = async (db, mailer, args, output) => {
   const at = iso(now());
   const notice = say(text.memberNotice.inquiryAnswered, { ticketNo });
   const mail = operatorMail(db, mailer);
-  const mailId = await db.transaction().execute(async (tx) => {
+  const mailId = await inOneTransaction(db, async (tx) => {
     // Only from open, checked again in the write: two operators answering at once cannot both win.
     const updated = await tx
       .updateTable('inquiries')
