@@ -5,6 +5,9 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { DATABASES, Harness, setUpOrFail } from '../support/api-harness';
 import { addApplication, clearOperatorTables, operator, operatorText } from './operator-support';
 import { createOutbox, backoffSeconds } from '../../src/server/mail/outbox';
+import { operatorMail } from '../../src/server/operator/mail';
+import { say } from '../../src/server/operator/text';
+import { iso } from '../../src/server/services/clock';
 
 const text = operatorText;
 
@@ -99,6 +102,38 @@ describe.each(DATABASES)('operator: outbox ($name)', ({ kind }) => {
     } finally {
       stop();
     }
+  });
+
+  describe("the site's worker claimed the command's mail between its commit and its own try", () => {
+    /** A queued mail, claimed as the worker claims it (locked for two minutes). */
+    async function claimedByWorker(mail: ReturnType<typeof operatorMail>) {
+      const id = await mail.queue(h.db, 'race@example.com', 'withdrawn', { name: '山田 花子' });
+      await h.db.updateTable('mail_outbox').set({ locked_until: iso(new Date(Date.now() + 120_000)) }).where('id', '=', id).execute();
+      return id;
+    }
+    const workerEnds = (id: string, outcome: { sent_at?: string; last_error?: string }) =>
+      setTimeout(() => void h.db.updateTable('mail_outbox').set({ locked_until: null, ...outcome }).where('id', '=', id).execute(), 300);
+
+    it('the worker sent it → the command reports it sent', async () => {
+      const mail = operatorMail(h.db, h.mailer, 5000);
+      const id = await claimedByWorker(mail);
+      workerEnds(id, { sent_at: iso(new Date()) });
+      await expect(mail.send(id)).resolves.toBeUndefined();
+      expect(h.mailer.sent).toEqual([]); // sent once, by the worker, not again by the command
+    });
+
+    it("the worker's try failed → the command names the queued mail and the relay's error", async () => {
+      const mail = operatorMail(h.db, h.mailer, 5000);
+      const id = await claimedByWorker(mail);
+      workerEnds(id, { last_error: 'SMTP relay unavailable' });
+      await expect(mail.send(id)).rejects.toThrow(say(text.outbox.queued, { id, error: 'SMTP relay unavailable' }));
+    });
+
+    it('the worker is still at it when the wait ends → the command says the site is sending it', async () => {
+      const mail = operatorMail(h.db, h.mailer, 300);
+      const id = await claimedByWorker(mail);
+      await expect(mail.send(id)).rejects.toThrow(say(text.outbox.sendingElsewhere, { id }));
+    });
   });
 
   it('backoff doubles from 30 s and stops growing at an hour', () => {
