@@ -13,7 +13,6 @@ import type { EngineContext, MasterOption, PostalLookup } from './form-context';
 import { lookupAddresses } from './postal';
 import { useFocusFirstError } from './reveal';
 import { afterPointerRelease, watchPointer } from './after-pointer';
-import { watchForReaders } from './after-paint';
 
 export interface FormModule {
   name: string;
@@ -93,7 +92,6 @@ function SchemaFormInner<T extends object>(props: SchemaFormProps<T>, ref: Forwa
   const rjsf = useRef<Form>(null);
   const focusFirstError = useFocusFirstError();
   useEffect(watchPointer, []);
-  useEffect(watchForReaders, []);
   const formElement = () => rjsf.current?.formElement.current as HTMLFormElement | null | undefined;
   // Errors the server found are shown like the form's own: the member is taken to the first.
   useEffect(() => {

@@ -27,7 +27,7 @@ export function commitWaiting() {
 
 let installed = false;
 function install() {
-  if (installed || typeof document === 'undefined') return;
+  if (installed) return;
   installed = true;
   // Capture on the document runs before React's own listeners on its root.
   document.addEventListener('pointerdown', commitWaiting, true);
@@ -38,12 +38,9 @@ function install() {
   window.addEventListener('pagehide', commitWaiting);
 }
 
-/** Starts listening early, so the first press after a key is seen (called when a form mounts). */
-export const watchForReaders = install;
-
 /** Runs `commit` after the next paint (replacing what `owner` had waiting), or sooner if something may read the form. */
 export function commitAfterPaint(owner: object, commit: () => void) {
-  install();
+  install(); // listening from the first key on: before it, nothing waits to be read
   waiting.set(owner, commit);
   if (scheduled) return;
   scheduled = true;
