@@ -9,7 +9,7 @@ import { iso, now } from '../services/clock';
 import type { Command, CommandRun } from './command';
 import { OperatorError, describeError } from './errors';
 import { operatorMail } from './mail';
-import { inOneTransaction } from './transaction';
+import { nothingSavedOnFailure } from './nothing-saved';
 import { japanTime, table, type Output } from './output';
 import { parseOrFail, say, text, usageError } from './text';
 
@@ -102,20 +102,22 @@ async function decide(db: Db, mailer: Mailer, output: Output, registerNumber: st
   const notice = decision === 'approved' ? text.memberNotice.applicationApproved : text.memberNotice.applicationDeclined;
   const name = fullName(application);
   const mail = operatorMail(db, mailer);
-  const mailId = await inOneTransaction(db, async (tx) => {
-    // Only from pending, checked again in the write: two operators deciding at once cannot both win.
-    const updated = await tx
-      .updateTable('applications')
-      .set({ status: decision, decided_at: at })
-      .where('id', '=', application.id)
-      .where('status', '=', 'pending')
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) throw new OperatorError(say(text.errors.decidedMeanwhile, { registerNumber }));
-    await tx.insertInto('notifications').values({ id: randomUUID(), user_id: application.user_id, message: notice, created_at: at }).execute();
-    return decision === 'approved'
-      ? mail.queue(tx, application.email, 'applicationApproved', { name, registerNumber })
-      : mail.queue(tx, application.email, 'applicationDeclined', { name, registerNumber, reason });
-  });
+  const mailId = await nothingSavedOnFailure(() =>
+    db.transaction().execute(async (tx) => {
+      // Only from pending, checked again in the write: two operators deciding at once cannot both win.
+      const updated = await tx
+        .updateTable('applications')
+        .set({ status: decision, decided_at: at })
+        .where('id', '=', application.id)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) !== 1) throw new OperatorError(say(text.errors.decidedMeanwhile, { registerNumber }));
+      await tx.insertInto('notifications').values({ id: randomUUID(), user_id: application.user_id, message: notice, created_at: at }).execute();
+      return decision === 'approved'
+        ? mail.queue(tx, application.email, 'applicationApproved', { name, registerNumber })
+        : mail.queue(tx, application.email, 'applicationDeclined', { name, registerNumber, reason });
+    }),
+  );
 
   const done = { registerNumber, status: statusLabel(decision), name, email: application.email };
   output.out(say(text.applications.decided, done));

@@ -11,7 +11,7 @@ import { iso, now } from '../services/clock';
 import type { Command, CommandRun } from './command';
 import { OperatorError, describeError } from './errors';
 import { operatorMail } from './mail';
-import { inOneTransaction } from './transaction';
+import { nothingSavedOnFailure } from './nothing-saved';
 import { align, japanTime, table } from './output';
 import { parseOrFail, say, text, usageError } from './text';
 
@@ -190,18 +190,20 @@ export const answerInquiry: CommandRun = async (db, mailer, args, output) => {
   const at = iso(now());
   const notice = say(text.memberNotice.inquiryAnswered, { ticketNo });
   const mail = operatorMail(db, mailer);
-  const mailId = await inOneTransaction(db, async (tx) => {
-    // Only from open, checked again in the write: two operators answering at once cannot both win.
-    const updated = await tx
-      .updateTable('inquiries')
-      .set({ status: 'answered', answer, updated_at: at })
-      .where('id', '=', row.id)
-      .where('status', '=', 'open')
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) throw new OperatorError(say(text.errors.inquiryChangedMeanwhile, { ticketNo }));
-    if (to.member) await tx.insertInto('notifications').values({ id: randomUUID(), user_id: row.user_id, message: notice, created_at: at }).execute();
-    return mail.queue(tx, to.email, 'inquiryAnswered', { name: to.name, ticketNo, answer });
-  });
+  const mailId = await nothingSavedOnFailure(() =>
+    db.transaction().execute(async (tx) => {
+      // Only from open, checked again in the write: two operators answering at once cannot both win.
+      const updated = await tx
+        .updateTable('inquiries')
+        .set({ status: 'answered', answer, updated_at: at })
+        .where('id', '=', row.id)
+        .where('status', '=', 'open')
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) !== 1) throw new OperatorError(say(text.errors.inquiryChangedMeanwhile, { ticketNo }));
+      if (to.member) await tx.insertInto('notifications').values({ id: randomUUID(), user_id: row.user_id, message: notice, created_at: at }).execute();
+      return mail.queue(tx, to.email, 'inquiryAnswered', { name: to.name, ticketNo, answer });
+    }),
+  );
 
   const status = inquiryStatusLabel('answered');
   output.out(say(t.answered, { ticketNo, name: to.name, email: to.email, status }));

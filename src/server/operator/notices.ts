@@ -9,7 +9,7 @@ import type { Command, CommandRun } from './command';
 import { OperatorError } from './errors';
 import { japanTime, table } from './output';
 import { parseOrFail, say, text, usageError } from './text';
-import { inOneTransaction } from './transaction';
+import { nothingSavedOnFailure } from './nothing-saved';
 
 const USAGE = {
   post: ['notices post --to <email> --message "…"', 'notices post --all --message "…"'],
@@ -44,7 +44,7 @@ export const postNotice: CommandRun = async (db, _mailer, args, output) => {
     if (!member) throw new OperatorError(say(text.errors.unknownMember, { email: to }));
     userId = member.id;
   }
-  await inOneTransaction(db, (tx) => tx.insertInto('notifications').values({ id: randomUUID(), user_id: userId, message, created_at: iso(now()) }).execute());
+  await nothingSavedOnFailure(() => db.insertInto('notifications').values({ id: randomUUID(), user_id: userId, message, created_at: iso(now()) }).execute());
   output.out(to ? say(text.notices.postedTo, { email: to, message }) : say(text.notices.postedAll, { message }));
 };
 
