@@ -23,10 +23,15 @@ export function engineContext(context: unknown): EngineContext | undefined {
   return context as EngineContext | undefined;
 }
 
+/** True when `left` is the field `id` or one of its array items (`root_list_0`, `root_list_0_x`).
+ *  rjsf joins names with `_`, and names have `_` in them too: `root_purpose_detail` is a field of
+ *  its own beside `root_purpose`, not part of it. */
+const isPartOf = (left: string, id: string) => left === id || (left.startsWith(`${id}_`) && /^\d+(_|$)/.test(left.slice(id.length + 1)));
+
 export function errorsVisible(context: unknown, id: string): boolean {
   const ctx = engineContext(context);
   if (!ctx) return true;
-  return ctx.submitted || ctx.serverErrorIds.has(id) || [...ctx.touched].some((t) => t === id || t.startsWith(`${id}_`));
+  return ctx.submitted || ctx.serverErrorIds.has(id) || [...ctx.touched].some((left) => isPartOf(left, id));
 }
 
 /** The option list a master widget's field draws from (`x-master` on the field, or on its items). */
