@@ -37,10 +37,26 @@ interface ErrorBody {
   fields?: FieldErrors;
 }
 
-function headersFor(auth: Auth, bearer: string | null): Record<string, string> {
+function credentialsFor(auth: Auth, bearer: string | null): Record<string, string> {
   if ((auth === 'member' || auth === 'member-or-client') && bearer) return { Authorization: `Bearer ${bearer}` };
   if (auth === 'client' || auth === 'member-or-client') return { 'X-Client-Key': settings().clientKey };
   return {};
+}
+
+/** A mailed code belongs to the flow (this tab) that asked for it: the answer that mailed it
+ *  names the flow in this header, and the tab carries it back with the code, and with a resend
+ *  (docs/decisions/015). Kept per tab, so a reload on the code step goes on with the same code. */
+const CODE_FLOW_HEADER = 'X-Code-Flow';
+const CODE_FLOW_KEY = 'codeFlow';
+
+function headersFor(auth: Auth, bearer: string | null): Record<string, string> {
+  const flow = sessionStorage.getItem(CODE_FLOW_KEY);
+  return { ...credentialsFor(auth, bearer), ...(flow ? { [CODE_FLOW_HEADER]: flow } : {}) };
+}
+
+function keepCodeFlow(headers: Headers | undefined) {
+  const flow = headers?.get(CODE_FLOW_HEADER);
+  if (flow) sessionStorage.setItem(CODE_FLOW_KEY, flow);
 }
 
 /** The server's answers that mean the bearer token no longer opens a session. */
@@ -77,6 +93,7 @@ export async function call<T>(method: 'get' | 'post' | 'put', path: string, opti
       // redaxios has no `signal` option; its `fetch` option lets the time-out abort the request.
       fetch: (url: RequestInfo | URL, init?: RequestInit) => fetch(url, { ...init, signal: controller.signal }),
     });
+    keepCodeFlow(response.headers);
     return response.data as T;
   } catch (thrown) {
     if (thrown instanceof ApiFailure) throw thrown;

@@ -197,7 +197,7 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
     stopWorker?.();
     clearInterval(sweeper);
   });
-  const limits = createRateLimits(opts.config.limits, { db, redis: opts.redis, prefix: opts.limitPrefix });
+  const limits = createRateLimits(opts.config.limits, opts.config.codesPerHour, { db, redis: opts.redis, prefix: opts.limitPrefix });
   const sessions = createSessions(db, opts.config.sessionSeconds, opts.config.trustedDeviceDays);
   const ctx: AppContext = {
     db,

@@ -129,7 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ipWindowSeconds: int(env, 'RATE_LIMIT_IP_WINDOW_SECONDS', DEFAULT_LIMITS.ipWindowSeconds),
       passwordFailures: int(env, 'LOGIN_FAILURE_LIMIT', DEFAULT_LIMITS.passwordFailures),
       codeFailures: int(env, 'CODE_FAILURE_LIMIT', DEFAULT_LIMITS.codeFailures),
-      mailsPerHour: int(env, 'MAIL_PER_HOUR', DEFAULT_LIMITS.mailsPerHour),
+      mailsPerNetworkHour: int(env, 'MAIL_PER_NETWORK_HOUR', DEFAULT_LIMITS.mailsPerNetworkHour),
     },
     requestTimeoutSeconds: int(env, 'REQUEST_TIMEOUT_SECONDS', 15),
     smtpTimeoutSeconds: int(env, 'SMTP_TIMEOUT_SECONDS', 5),

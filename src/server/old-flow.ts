@@ -15,14 +15,14 @@ export function lifetimeText(seconds: number): string {
 }
 
 export function oldFlow(ctx: AppContext) {
-  const links = createRegistrationLinks(ctx.db, { secret: ctx.secret, registrationLinkSeconds: ctx.config.registrationLinkSeconds, codesPerHour: ctx.config.codesPerHour }, ctx.limits);
+  const links = createRegistrationLinks(ctx.db, { secret: ctx.secret, registrationLinkSeconds: ctx.config.registrationLinkSeconds }, ctx.limits);
   return {
     links,
     /** Mails a registration link; a registered address gets, after the same work and with the
      *  same answer, a notice that someone tried to register it instead (no enumeration). */
-    async mailLink(email: string): Promise<void> {
+    async mailLink(email: string, network: string): Promise<void> {
       const taken = await isTaken(ctx.db, email);
-      await links.issue(email, async (key) => {
+      await links.issue(email, network, async (key) => {
         if (taken) return ctx.mailer.send(email, 'registerAttempted');
         const url = `${ctx.config.publicUrl}${LINK_ROUTE}?key=${encodeURIComponent(key)}`;
         await ctx.mailer.send(email, 'registerLink', { url, lifetime: lifetimeText(ctx.config.registrationLinkSeconds) });

@@ -40,8 +40,9 @@ export const testConfig: AppConfig = {
   mailDomain: 'nichiiki.example.jp',
   publicUrl: 'http://localhost:3000',
   registrationLinkSeconds: 86400,
-  // Suites send thousands of requests from one address; the per-IP limit has its own tests.
-  limits: { ...DEFAULT_LIMITS, ipRequests: 1_000_000 },
+  // Suites send thousands of requests from one address; the per-IP and per-network limits have
+  // their own tests (tests/api/rate-limits.test.ts, tests/abuse/).
+  limits: { ...DEFAULT_LIMITS, ipRequests: 1_000_000, mailsPerNetworkHour: 1_000_000, earliestLoginPerNetworkHour: 1_000_000 },
 };
 
 /** The exact Japanese text each error code must answer with (messages/ja.json "api"). */
@@ -382,6 +383,8 @@ export interface LoginInput {
   code?: string;
   /** The trusted-device cookie value to send. */
   device?: string;
+  /** Headers to add (e.g. another client's `x-code-flow`, or undefined for none). */
+  headers?: Record<string, string | undefined>;
 }
 
 export class Harness {
@@ -426,6 +429,22 @@ export class Harness {
 
   private counter = 0;
 
+  /** The code flow this harness carries, as a browser tab does (X-Code-Flow: the server names it
+   *  when it mails a code, the client sends it back). Tests acting as another client pass their
+   *  own `x-code-flow` header (or undefined for none), or set this. */
+  flow: string | undefined;
+
+  /** app.inject with the harness's code flow (unless the request names its own) and keeping the
+   *  flow an answer names. */
+  async inject(options: { method: 'GET' | 'PUT' | 'POST'; url: string; headers?: Record<string, string | undefined>; payload?: string; cookies?: Record<string, string>; remoteAddress?: string }) {
+    const given = options.headers ?? {};
+    const headers = dropUndefined('x-code-flow' in given ? given : { ...given, 'x-code-flow': this.flow });
+    const res = await this.app.inject({ ...options, headers });
+    const named = res.headers['x-code-flow'];
+    if (typeof named === 'string' && !('x-code-flow' in given)) this.flow = named;
+    return res;
+  }
+
   /** A fresh, unique address (per harness) for a test that needs its own member. */
   uniqueEmail(label = 'member'): string {
     this.counter += 1;
@@ -441,7 +460,7 @@ export class Harness {
    *  (a header given as undefined is left out). */
   postRaw(url: string, raw: string | undefined, headers: Record<string, string | undefined> = {}) {
     const all = { 'x-client-key': CLIENT_KEY, ...(raw === undefined ? {} : { 'content-type': 'application/json' }), ...headers };
-    return this.app.inject({ method: 'POST', url, headers: dropUndefined(all), ...(raw === undefined ? {} : { payload: raw }) });
+    return this.inject({ method: 'POST', url, headers: all, ...(raw === undefined ? {} : { payload: raw }) });
   }
 
   /** POST `value` as JSON (any JSON value: object, array, string, null …). */
@@ -453,11 +472,11 @@ export class Harness {
     return this.post('/v1/user/verify', { email, password });
   }
 
-  login({ email, password, code, device }: LoginInput) {
-    return this.app.inject({
+  login({ email, password, code, device, headers = {} }: LoginInput) {
+    return this.inject({
       method: 'POST',
       url: '/v1/user/login',
-      headers: { 'content-type': 'application/json', 'x-client-key': CLIENT_KEY },
+      headers: { 'content-type': 'application/json', 'x-client-key': CLIENT_KEY, ...headers },
       payload: JSON.stringify({ email, password, ...(code === undefined ? {} : { code }) }),
       ...(device === undefined ? {} : { cookies: { [TRUSTED_COOKIE]: device } }),
     });
@@ -533,7 +552,7 @@ export class Harness {
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       ...headers,
     };
-    return this.app.inject({ method, url, headers: dropUndefined(all), ...(body === undefined ? {} : { payload: JSON.stringify(body) }) });
+    return this.inject({ method, url, headers: all, ...(body === undefined ? {} : { payload: JSON.stringify(body) }) });
   }
 
   /** GET /v1/user/application. */

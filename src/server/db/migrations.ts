@@ -203,6 +203,16 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('users').addColumn('city', 'text', (c) => c.notNull().defaultTo('')).execute();
     },
   },
+  '008-code-flows': {
+    async up(db: Kysely<unknown>) {
+      // A code belongs to the flow (the browser tab or client) that asked for it, and so does the
+      // registration ticket its check gives (docs/decisions/015). Codes pending before this
+      // migration belong to no flow and can no longer be used: a member asks for a new one.
+      await db.schema.alterTable('email_codes').addColumn('flow_hash', 'text').execute();
+      await db.schema.createIndex('email_codes_flow').on('email_codes').columns(['flow_hash', 'purpose']).execute();
+      await db.schema.alterTable('email_verifications').addColumn('flow_hash', 'text').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -51,6 +51,8 @@ export interface EmailCodesTable {
   created_at: string;
   expires_at: string;
   consumed_at: string | null;
+  /** Hash of the flow that asked for the code: only that flow may use it (null: before flows). */
+  flow_hash: string | null;
 }
 
 export interface TrustedDevicesTable {
@@ -74,6 +76,8 @@ export interface EmailVerificationsTable {
   verified_at: string;
   expires_at: string;
   used_at: string | null;
+  /** Hash of the flow that verified the address: only that flow may register with it. */
+  flow_hash: string | null;
 }
 
 export type ApplicationStatus = 'pending' | 'approved' | 'declined';

@@ -1,10 +1,13 @@
-// The site's attempt limits (docs/decisions/015 has the numbers and their arithmetic). Counters
-// live where every instance sees them: the database by default, Redis when REDIS_URL is set
-// (with the database as the fallback while Redis is unreachable).
+// The site's attempt limits (docs/decisions/015 has the numbers and their arithmetic). Every
+// count lives in the site's database, where every instance sees it and where it outlives a
+// restart of anything else: one atomic upsert per attempt, so parallel attempts all count.
+// Redis, when REDIS_URL is set, is an accelerator and never the memory: it remembers only that
+// a key is over its limit until its window ends, so a refused client is refused again without
+// a database write. Redis down, or back empty, loses nothing but that shortcut.
 import type { Redis } from 'ioredis';
-import { RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { Db } from '../db/connect';
-import { ApiError } from '../errors';
+import { ApiError, type ErrorCode } from '../errors';
 import { KyselyRateLimiter } from './kysely-store';
 
 export interface LimitNumbers {
@@ -14,11 +17,17 @@ export interface LimitNumbers {
   /** Wrong passwords in a row on one account (canonical address) before it is held. */
   passwordFailures: number;
   passwordWindowSeconds: number;
-  /** Wrong e-mail codes one account may enter, over all purposes, per window. */
+  /** Wrong codes one address may take per purpose and window, over all its flows. */
   codeFailures: number;
   codeWindowSeconds: number;
-  /** Mail the site sends in answer to requests, all addresses together, per hour. */
-  mailsPerHour: number;
+  /** Code and link mails one requesting network (IPv4 /24, IPv6 /64) may cause per hour. */
+  mailsPerNetworkHour: number;
+  /** Password-less code mails (the earliest login) one address may receive per Japan day. */
+  earliestLoginMailsPerDay: number;
+  /** Password-less code requests one requesting network may make per hour. */
+  earliestLoginPerNetworkHour: number;
+  /** Wrong password-reset identities per address and requesting network per hour. */
+  identityFailuresPerHour: number;
 }
 
 export const DEFAULT_LIMITS: LimitNumbers = {
@@ -26,12 +35,39 @@ export const DEFAULT_LIMITS: LimitNumbers = {
   ipWindowSeconds: 15 * 60,
   passwordFailures: 100,
   passwordWindowSeconds: 24 * 3600,
-  codeFailures: 20,
+  codeFailures: 25,
   codeWindowSeconds: 24 * 3600,
-  mailsPerHour: 1000,
+  mailsPerNetworkHour: 60,
+  earliestLoginMailsPerDay: 5,
+  earliestLoginPerNetworkHour: 10,
+  identityFailuresPerHour: 10,
 };
 
-export type LimitKind = 'ip' | 'password' | 'code' | 'mail';
+/** What each counter counts, and how it answers when a key goes over. */
+export interface LimitShape {
+  points: number;
+  /** Window length in seconds (fixed windows, starting at a key's first hit). */
+  duration: number;
+  refusal: ErrorCode;
+}
+
+export function limitShapes(numbers: LimitNumbers, codesPerHour: number) {
+  return {
+    ip: { points: numbers.ipRequests, duration: numbers.ipWindowSeconds, refusal: 'TOO_MANY_ATTEMPTS' },
+    password: { points: numbers.passwordFailures, duration: numbers.passwordWindowSeconds, refusal: 'TOO_MANY_ATTEMPTS' },
+    code: { points: numbers.codeFailures, duration: numbers.codeWindowSeconds, refusal: 'TOO_MANY_ATTEMPTS' },
+    /** Code mails per recipient and purpose (CODES_PER_HOUR). */
+    recipient: { points: codesPerHour, duration: 3600, refusal: 'CODE_RATE_LIMITED' },
+    /** Code and link mails per requesting network. */
+    network: { points: numbers.mailsPerNetworkHour, duration: 3600, refusal: 'CODE_RATE_LIMITED' },
+    /** The earliest login's own budgets: per address and Japan day (the day is in the key), and
+     *  per requesting network. */
+    earliestRecipient: { points: numbers.earliestLoginMailsPerDay, duration: 2 * 86400, refusal: 'CODE_RATE_LIMITED' },
+    earliestNetwork: { points: numbers.earliestLoginPerNetworkHour, duration: 3600, refusal: 'CODE_RATE_LIMITED' },
+  } satisfies Record<string, LimitShape>;
+}
+
+export type LimitKind = keyof ReturnType<typeof limitShapes>;
 
 export interface LimitStore {
   db: Db;
@@ -40,43 +76,57 @@ export interface LimitStore {
   prefix?: string;
 }
 
-export function createRateLimits(numbers: LimitNumbers, { db, redis, prefix = 'ms' }: LimitStore) {
-  const shape: Record<LimitKind, { points: number; duration: number }> = {
-    ip: { points: numbers.ipRequests, duration: numbers.ipWindowSeconds },
-    password: { points: numbers.passwordFailures, duration: numbers.passwordWindowSeconds },
-    code: { points: numbers.codeFailures, duration: numbers.codeWindowSeconds },
-    mail: { points: numbers.mailsPerHour, duration: 3600 },
-  };
-  const limiters = Object.fromEntries(
-    Object.entries(shape).map(([kind, { points, duration }]) => {
-      const keyPrefix = `${prefix}:${kind}`;
-      const onDb = new KyselyRateLimiter(db, { keyPrefix, points, duration });
-      const limiter: RateLimiterAbstract = redis
-        ? new RateLimiterRedis({ storeClient: redis, keyPrefix, points, duration, rejectIfRedisNotReady: true, insuranceLimiter: onDb })
-        : onDb;
-      return [kind, limiter];
-    }),
-  ) as Record<LimitKind, RateLimiterAbstract>;
+/** How long a Redis look-up may take before the database answers alone. */
+const REDIS_WAIT_MS = 50;
 
-  /** A store error (not a verdict) must not be mistaken for "over the limit". */
-  const verdict = (error: unknown): never => {
-    if (error instanceof RateLimiterRes) throw new ApiError('TOO_MANY_ATTEMPTS');
-    throw error;
-  };
+export function createRateLimits(numbers: LimitNumbers, codesPerHour: number, { db, redis, prefix = 'ms' }: LimitStore) {
+  const shapes: Record<LimitKind, LimitShape> = limitShapes(numbers, codesPerHour);
+  const limiters = Object.fromEntries(
+    Object.entries(shapes).map(([kind, { points, duration }]) => [kind, new KyselyRateLimiter(db, { keyPrefix: `${prefix}:${kind}`, points, duration })]),
+  ) as Record<LimitKind, KyselyRateLimiter>;
+  const blockKey = (kind: LimitKind, key: string) => `${prefix}:block:${kind}:${key}`;
+
+  /** Whether Redis remembers `key` as over its limit; any Redis trouble means "not known". */
+  async function knownBlocked(kind: LimitKind, key: string): Promise<boolean> {
+    if (!redis || redis.status !== 'ready') return false;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<null>((resolve) => (timer = setTimeout(resolve, REDIS_WAIT_MS, null)));
+    try {
+      return (await Promise.race([redis.get(blockKey(kind, key)), late])) !== null;
+    } catch {
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  function rememberBlocked(kind: LimitKind, key: string, ms: number): void {
+    if (!redis || redis.status !== 'ready' || ms <= 0) return;
+    redis.set(blockKey(kind, key), '1', 'PX', ms).catch(() => {});
+  }
 
   return {
+    shapes,
     /** Counts one attempt against `key` before the attempt is made (so parallel attempts all
-     *  count); 429 TOO_MANY_ATTEMPTS when it goes over. */
-    async hit(kind: LimitKind, key: string): Promise<void> {
-      await limiters[kind].consume(key).catch(verdict);
+     *  count); over the limit: the kind's refusal (429). */
+    async hit(kind: LimitKind, key: string, refusal: ErrorCode = shapes[kind].refusal): Promise<void> {
+      if (await knownBlocked(kind, key)) throw new ApiError(refusal);
+      try {
+        await limiters[kind].consume(key);
+      } catch (error) {
+        if (!(error instanceof RateLimiterRes)) throw error; // a store error is not a verdict
+        rememberBlocked(kind, key, error.msBeforeNext);
+        throw new ApiError(refusal);
+      }
     },
-    /** Takes back an attempt that succeeded. */
+    /** Takes back an attempt that succeeded (or a mail that was never sent). */
     async giveBack(kind: LimitKind, key: string): Promise<void> {
       await limiters[kind].reward(key, 1);
     },
     /** Starts the count afresh (a correct password ends a run of wrong ones). */
     async reset(kind: LimitKind, key: string): Promise<void> {
       await limiters[kind].delete(key);
+      if (redis && redis.status === 'ready') await redis.del(blockKey(kind, key)).catch(() => 0);
     },
   };
 }

@@ -4,7 +4,9 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { ApiError } from '../errors';
-import { currentMember } from '../auth';
+import { bearerToken, currentMember } from '../auth';
+import { hashToken } from '../services/secrets';
+import { mailCode, useCode } from '../code-flow';
 import { isUniqueViolation } from '../db/errors';
 import { verifyPassword } from '../services/passwords';
 import { iso, now } from '../services/clock';
@@ -21,14 +23,14 @@ const changeKey = (memberId: string, email: string) => `${memberId}|${email}`;
 /** POST /v1/user/verify for an e-mail change: a code to the new address (routes/verify.ts). */
 export const emailChangeVerify: VerifyFlow = {
   auth: 'member',
-  async handle(ctx, request) {
+  async handle(ctx, request, reply) {
     const { email } = ctx.parse<{ email: string }>('api.user-verify-email-change.json', request.body);
     const member = currentMember(request);
     const owner = await ctx.db.selectFrom('users').select('id').where('email', '=', email).where('status', '=', 'active').executeTakeFirst();
     // Another member's address gets the same answer after the same work, and that member hears
     // of the attempt (no enumeration of members; docs/decisions/015).
     const mail = owner ? { to: email, template: 'emailChangeAttempted' as const, decoy: true } : { to: email, template: 'emailChangeCode' as const };
-    await ctx.codes.issue('email_change', changeKey(member.id, email), member.id, mail);
+    await mailCode(ctx, request, reply, { purpose: 'email_change', email: changeKey(member.id, email), userId: member.id, mail });
     return { message: 'sent' };
   },
 };
@@ -37,7 +39,7 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post('/v1/user/email/change', { schema: { body: apiBody('api.user-email-change.json') }, config: { auth: 'member', limited: true } }, async (request) => {
     const { email, code } = request.body as { email: string; code: string };
     const member = currentMember(request);
-    await ctx.codes.consume('email_change', changeKey(member.id, email), code);
+    await useCode(ctx, request, 'email_change', changeKey(member.id, email), code);
     const noticeId = await ctx.db
       .transaction()
       .execute(async (tx) => {
@@ -49,6 +51,15 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext) {
         // devices trusted under the old address must prove the new one with a code.
         await tx.updateTable('email_codes').set({ consumed_at: at }).where('email', '=', member.email).where('consumed_at', 'is', null).execute();
         await tx.deleteFrom('trusted_devices').where('user_id', '=', member.id).execute();
+        // As after a reset: every other session ends (whoever held one knew the old address),
+        // this one goes on.
+        await tx
+          .updateTable('sessions')
+          .set({ revoked_at: at })
+          .where('user_id', '=', member.id)
+          .where('revoked_at', 'is', null)
+          .where('token_hash', '!=', hashToken(bearerToken(request)!))
+          .execute();
         // The old address hears of the change, so a hijacked account does not go unnoticed;
         // queued with the change itself, so the one is never without the other.
         return ctx.outbox.queue(tx, member.email, 'emailChanged', { name: `${member.last_name_kanji} ${member.first_name_kanji}`, newEmail: email });

@@ -1,6 +1,6 @@
 // Password reminder: identity (e-mail, birthday, phone) → a code to the address → a new
 // password. An unknown address and a wrong birthday or phone get the same answer, after the
-// same work, and guessing is throttled per address.
+// same work, and guessing is throttled per address and requesting network.
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
@@ -8,33 +8,37 @@ import { ApiError } from '../errors';
 import { hashPassword } from '../services/passwords';
 import { sameText } from '../services/secrets';
 import { iso, now } from '../services/clock';
+import { mailCode, useCode } from '../code-flow';
+import { requesterOf } from '../limits/requester';
 import type { VerifyFlow } from '../verify-flow';
 import { apiBody } from '../route-schemas';
 
 const SCOPE = 'password_identity';
-const FAILURES_PER_HOUR = 10;
 
 /** POST /v1/user/verify for a password change: identity check, then a code (routes/verify.ts). */
 export const passwordChangeVerify: VerifyFlow = {
   auth: 'client',
-  async handle(ctx, request) {
+  async handle(ctx, request, reply) {
     const { email, birthday, phone } = ctx.parse<{ email: string; birthday: string; phone: string }>(
       'api.user-verify-password-change.json',
       request.body,
     );
-    // The attempt is recorded before anything is compared, so parallel guesses each see the
-    // others and cannot slip past the limit; a successful check takes its record back.
+    // Wrong identities are counted per address and requesting network, recorded before anything
+    // is compared, so parallel guesses each see the others; a right one takes its record back.
+    // A stranger's guesses therefore hold only the stranger's network, never the member's own
+    // reset: the identity is not the secret that matters, the mailed code is (docs/decisions/015).
+    const scope = `${SCOPE}:${requesterOf(request).network}`;
     const attemptId = randomUUID();
-    await ctx.db.insertInto('failed_attempts').values({ id: attemptId, scope: SCOPE, subject: email, created_at: iso(now()) }).execute();
+    await ctx.db.insertInto('failed_attempts').values({ id: attemptId, scope, subject: email, created_at: iso(now()) }).execute();
     const hourAgo = iso(new Date(now().getTime() - 3600_000));
     const { attempts } = await ctx.db
       .selectFrom('failed_attempts')
       .select((eb) => eb.fn.countAll<string | number>().as('attempts'))
-      .where('scope', '=', SCOPE)
+      .where('scope', '=', scope)
       .where('subject', '=', email)
       .where('created_at', '>', hourAgo)
       .executeTakeFirstOrThrow();
-    if (Number(attempts) > FAILURES_PER_HOUR) throw new ApiError('TOO_MANY_ATTEMPTS');
+    if (Number(attempts) > ctx.config.limits.identityFailuresPerHour) throw new ApiError('TOO_MANY_ATTEMPTS');
 
     const user = await ctx.db
       .selectFrom('users')
@@ -47,7 +51,7 @@ export const passwordChangeVerify: VerifyFlow = {
     const phoneOk = sameText(user?.phone ?? '', phone);
     if (!user || !birthdayOk || !phoneOk) throw new ApiError('IDENTITY_FAILED');
     await ctx.db.deleteFrom('failed_attempts').where('id', '=', attemptId).execute();
-    await ctx.codes.issue('password_change', user.email, user.id, { to: user.email, template: 'passwordResetCode' });
+    await mailCode(ctx, request, reply, { purpose: 'password_change', email: user.email, userId: user.id, mail: { to: user.email, template: 'passwordResetCode' } });
     return { message: 'sent' };
   },
 };
@@ -55,7 +59,7 @@ export const passwordChangeVerify: VerifyFlow = {
 export function passwordResetRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post('/v1/user/set-password', { schema: { body: apiBody('api.user-set-password.json') }, config: { auth: 'client', limited: true } }, async (request) => {
     const { email, code, new_password: password } = request.body as { email: string; code: string; new_password: string };
-    const { userId } = await ctx.codes.consume('password_change', email, code);
+    const { userId } = await useCode(ctx, request, 'password_change', email, code);
     if (!userId) throw new ApiError('CODE_INVALID');
     const hash = await hashPassword(password);
     const noticeId = await ctx.db.transaction().execute(async (tx) => {
@@ -68,6 +72,8 @@ export function passwordResetRoutes(app: FastifyInstance, ctx: AppContext) {
       await tx.deleteFrom('trusted_devices').where('user_id', '=', userId).execute();
       return ctx.outbox.queue(tx, user.email, 'passwordChanged', { name: `${user.last_name_kanji} ${user.first_name_kanji}` });
     });
+    // The member has proved the mailbox: a hold that wrong passwords put on the address ends.
+    await ctx.limits.reset('password', email);
     await ctx.outbox.sendQueued(noticeId);
     return { message: 'changed' };
   });

@@ -12,6 +12,8 @@ import { hashPassword } from '../services/passwords';
 import { iso, inSeconds, now } from '../services/clock';
 import type { RegistrationForm } from '../../shared/wire/registration';
 import { apiBody, apiParams } from '../route-schemas';
+import { mailCode, useCode } from '../code-flow';
+import { requesterOf } from '../limits/requester';
 
 
 const VERIFIED = 'email_register_verified';
@@ -24,23 +26,27 @@ export function registrationRoutes(app: FastifyInstance, ctx: AppContext) {
 
   // Two flows, as POST /v1/user/verify: the route schema judges only `flow`, the flow's own
   // payload schema the rest. "link" is the old e-mail authentication screen (docs/decisions/006).
-  app.post('/v1/email/register', { schema: { body: apiParams(ctx.schemas, 'api.email-register-flow.json') }, config: { auth: 'client', limited: true } }, async (request) => {
+  app.post('/v1/email/register', { schema: { body: apiParams(ctx.schemas, 'api.email-register-flow.json') }, config: { auth: 'client', limited: true } }, async (request, reply) => {
     if ((request.body as { flow?: unknown }).flow === 'link') {
       const { email } = ctx.parse<{ email: string }>('api.email-register-link.json', request.body);
-      await old.mailLink(email);
+      await old.mailLink(email, requesterOf(request).network);
       return { message: 'sent' };
     }
     const { email } = ctx.parse<{ email: string }>('api.email-register.json', request.body);
     // A registered address gets the same answer after the same work, and its owner hears that
     // someone tried to register it (no enumeration of members; docs/decisions/015).
     const taken = await isTaken(ctx.db, email);
-    await ctx.codes.issue('email_register', email, null, taken ? { to: email, template: 'registerAttempted', decoy: true } : { to: email, template: 'registerCode' });
+    const mail = taken ? { to: email, template: 'registerAttempted' as const, decoy: true } : { to: email, template: 'registerCode' as const };
+    await mailCode(ctx, request, reply, { purpose: 'email_register', email, userId: null, mail });
     return { message: 'sent' };
   });
 
   app.post('/v1/email/verify', { schema: { body: apiBody('api.email-verify.json') }, config: { auth: 'client', limited: true } }, async (request) => {
     const { code: key, email } = request.body as { code: string; email: string };
-    await ctx.codes.consume('email_register', email, key);
+    await useCode(ctx, request, 'email_register', email, key);
+    // The ticket belongs to the flow that verified the address, as its code did: only that flow
+    // can register with it (nobody can guess a ticket from elsewhere).
+    const flow = requesterOf(request).flow!;
     await ctx.db
       .insertInto('email_verifications')
       .values({
@@ -50,6 +56,7 @@ export function registrationRoutes(app: FastifyInstance, ctx: AppContext) {
         verified_at: iso(now()),
         expires_at: inSeconds(ctx.config.verifiedEmailSeconds),
         used_at: null,
+        flow_hash: ctx.codes.flowHash(flow),
       })
       .execute();
     return { email };
@@ -58,12 +65,14 @@ export function registrationRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post('/v1/user/register', { schema: { body: apiBody('api.user-register.json') }, config: { auth: 'client', limited: true } }, async (request) => {
     const body = request.body as Registration;
     await ctx.checkMasters('api.user-register.json', body);
+    const { flow } = requesterOf(request);
     const findTicket = (db: Db) =>
       db
         .selectFrom('email_verifications')
         .select('id')
         .where('email', '=', body.email)
         .where('code_hash', '=', hashCode(ctx.secret, VERIFIED, body.email, body.verification_code))
+        .where('flow_hash', '=', flow ? ctx.codes.flowHash(flow) : '')
         .where('used_at', 'is', null)
         .where('expires_at', '>', iso(now()))
         .executeTakeFirst();

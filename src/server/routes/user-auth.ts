@@ -1,11 +1,13 @@
 // Login in two steps (password, then a mailed code), the trusted-device shortcut, and logout.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { ApiError } from '../errors';
 import { verifyPassword } from '../services/passwords';
 import { bearerToken } from '../auth';
 import type { VerifyFlow } from '../verify-flow';
 import { apiBody } from '../route-schemas';
+import { mailCode, useCode } from '../code-flow';
+import { hashToken } from '../services/secrets';
 
 export const TRUSTED_DEVICE_COOKIE = 'ms_trusted_device';
 
@@ -19,38 +21,47 @@ function activeByEmail(ctx: AppContext, email: string) {
   return ctx.db.selectFrom('users').select(['id', 'email', 'password_hash']).where('email', '=', email).where('status', '=', 'active').executeTakeFirst();
 }
 
+const deviceCookie = (request: FastifyRequest): string | undefined => request.server.parseCookie(request.headers.cookie ?? '')[TRUSTED_DEVICE_COOKIE];
+
 /** The active member with these credentials, or LOGIN_FAILED (same answer, same time, whether
- *  the address is unknown or the password wrong). Every try counts against the address before
- *  the password is compared; a right password ends the run of wrong ones (docs/decisions/015). */
-async function checkCredentials(ctx: AppContext, { email, password }: Credentials) {
-  await ctx.limits.hit('password', email);
+ *  the address is unknown or the password wrong). Every try counts before the password is
+ *  compared, and a right password ends the run of wrong ones (docs/decisions/015): against the
+ *  address, or, from a device this member trusted, against that device alone, so wrong
+ *  passwords from elsewhere never hold a member's own device. */
+async function checkCredentials(ctx: AppContext, request: FastifyRequest, { email, password }: Credentials) {
   const user = await activeByEmail(ctx, email);
+  const device = deviceCookie(request);
+  const key = user && device && (await ctx.sessions.isTrusted(user.id, device)) ? `device:${hashToken(device)}` : email;
+  await ctx.limits.hit('password', key);
   const ok = await verifyPassword(user?.password_hash, password);
   if (!user || !ok) throw new ApiError('LOGIN_FAILED');
-  await ctx.limits.reset('password', email);
+  await ctx.limits.reset('password', key);
   return user;
 }
 
 /** POST /v1/user/verify for login: check the password, then mail a code (routes/verify.ts). */
 export const loginVerify: VerifyFlow = {
   auth: 'client',
-  async handle(ctx, request) {
+  async handle(ctx, request, reply) {
     const body = ctx.parse<Credentials>('api.user-verify-login.json', request.body);
-    const user = await checkCredentials(ctx, body);
-    await ctx.codes.issue('login', user.email, user.id, { to: user.email, template: 'loginCode' });
+    const user = await checkCredentials(ctx, request, body);
+    await mailCode(ctx, request, reply, { purpose: 'login', email: user.email, userId: user.id, mail: { to: user.email, template: 'loginCode' } });
     return { message: 'sent' };
   },
 };
 
 // The earliest login (the old login screen): {email} alone asks for a code; the password is
 // checked by the login call. The answer is the same for a member's address and any other: an
-// unknown address is told by mail that it is not registered, after the same work.
+// unknown address is told by mail that it is not registered, after the same work. Since anyone
+// can ask, these mails come from their own small budget (per address and day, per network),
+// which cannot use up the login's.
 export const loginEmailVerify: VerifyFlow = {
   auth: 'client',
-  async handle(ctx, request) {
+  async handle(ctx, request, reply) {
     const { email } = ctx.parse<{ email: string }>('api.user-verify-login-email.json', request.body);
     const user = await ctx.db.selectFrom('users').select('id').where('email', '=', email).where('status', '=', 'active').executeTakeFirst();
-    await ctx.codes.issue('login', email, user?.id ?? null, user ? { to: email, template: 'loginCode' } : { to: email, template: 'loginUnknownAddress', decoy: true });
+    const mail = user ? { to: email, template: 'loginCode' as const } : { to: email, template: 'loginUnknownAddress' as const, decoy: true };
+    await mailCode(ctx, request, reply, { purpose: 'login', email, userId: user?.id ?? null, mail, budget: 'earliest' });
     return { message: 'sent' };
   },
 };
@@ -59,15 +70,25 @@ export function userAuthRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.post('/v1/user/login', { schema: { body: apiBody('api.user-login.json') }, config: { auth: 'client', limited: true } }, async (request, reply) => {
     const body = request.body as Credentials;
+    let user: Awaited<ReturnType<typeof checkCredentials>>;
     if (!body.code) {
       // Without a code only a device this member trusted may log in. Anyone else hears
       // CODE_REQUIRED before any password is looked at, so the answer says nothing about the
       // password (no guessing oracle; docs/decisions/015).
       const member = await activeByEmail(ctx, body.email);
-      if (!member || !(await ctx.sessions.isTrusted(member.id, app.parseCookie(request.headers.cookie ?? '')[TRUSTED_DEVICE_COOKIE]))) throw new ApiError('CODE_REQUIRED');
+      if (!member || !(await ctx.sessions.isTrusted(member.id, deviceCookie(request)))) throw new ApiError('CODE_REQUIRED');
+      user = await checkCredentials(ctx, request, body);
+    } else {
+      // The code first, in the flow that asked for it: a wrong code answers CODE_INVALID
+      // whether the password is right or not, so a made-up code learns nothing about the
+      // password. Only a right code lets the password be judged; it is spent once both hold.
+      let checked: Awaited<ReturnType<typeof checkCredentials>> | undefined;
+      await useCode(ctx, request, 'login', body.email, body.code, async (userId) => {
+        checked = await checkCredentials(ctx, request, body);
+        if (checked.id !== userId) throw new ApiError('LOGIN_FAILED');
+      });
+      user = checked!;
     }
-    const user = await checkCredentials(ctx, body);
-    if (body.code) await ctx.codes.consume('login', user.email, body.code);
     const session = await ctx.sessions.open(user.id);
     if (body.code) {
       const device = await ctx.sessions.trustDevice(user.id);

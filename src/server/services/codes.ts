@@ -1,10 +1,13 @@
 // One mechanism for every e-mail code, keyed by purpose (login, email_register,
-// password_change, email_change). Limits come from config; the reasoning is docs/decisions/004.
+// password_change, email_change). Each code belongs to the flow that asked for it (the browser
+// tab or client, named by a random flow id it carries back): only that flow can use it, and
+// its wrong guesses count against that code and the address's ceiling for that purpose, never
+// against the member's other flows. The reasoning and the arithmetic: docs/decisions/015.
 import { randomInt, randomUUID } from 'node:crypto';
 import type { Db } from '../db/connect';
 import { ApiError } from '../errors';
-import { hashCode, sameText } from './secrets';
-import { iso, inSeconds, now } from './clock';
+import { hashCode, hashToken, randomToken, sameText } from './secrets';
+import { iso, inSeconds, japanDay, now } from './clock';
 import type { RateLimits } from '../limits/rate-limits';
 import type { Mailer, MailTemplate } from '../mail/mailer';
 
@@ -14,7 +17,6 @@ export interface CodeLimits {
   secret: string;
   codeTtlSeconds: number;
   codeMaxAttempts: number;
-  codesPerHour: number;
   /** Digits of a code: the schemas' code field says how many (src/server/schema-settings.ts). */
   codeLength: number;
 }
@@ -32,36 +34,68 @@ export interface CodeMail {
   decoy?: boolean;
 }
 
-export function createCodes(db: Db, limits: CodeLimits, rateLimits: RateLimits, mailer: Mailer) {
-  return {
-    /** Mails a fresh code for (purpose, email) and, once the relay has accepted the mail, stores
-     *  it in place of any earlier one. A failed send stores nothing: the earlier code stays
-     *  valid and the hourly quota is not used. */
-    async issue(purpose: CodePurpose, email: string, userId: string | null, mail: CodeMail): Promise<void> {
-      const hourAgo = iso(new Date(now().getTime() - 3600_000));
-      const { count } = await db
-        .selectFrom('email_codes')
-        .select((eb) => eb.fn.countAll<string | number>().as('count'))
-        .where('email', '=', email)
-        .where('purpose', '=', purpose)
-        .where('created_at', '>', hourAgo)
-        .executeTakeFirstOrThrow();
-      if (Number(count) >= limits.codesPerHour) throw new ApiError('CODE_RATE_LIMITED');
-      await rateLimits.hit('mail', 'all');
+/** Who asks: the requesting network the mail budgets count (limits/requester.ts) and the flow
+ *  id the client carried, if any. */
+export interface Requester {
+  network: string;
+  flow: string | undefined;
+}
 
+/** Which budget a code mail is drawn from: the flow's own (per recipient and purpose), or the
+ *  earliest login's small one (per address and day), which cannot use up the other. */
+export type CodeBudget = 'standard' | 'earliest';
+
+export function createCodes(db: Db, limits: CodeLimits, rateLimits: RateLimits, mailer: Mailer) {
+  const flowHash = (flow: string) => hashToken(`code-flow\n${flow}`);
+
+  /** Charges the mail budgets for one code mail, requester first: a network over its budget
+   *  never touches a recipient's. Returns how to take the charge back. */
+  async function chargeMail(purpose: CodePurpose, email: string, network: string, budget: CodeBudget): Promise<() => Promise<void>> {
+    const charged: Array<Parameters<RateLimits['giveBack']>> = [];
+    const charge = async (...args: Parameters<RateLimits['hit']>) => {
+      await rateLimits.hit(...args);
+      charged.push([args[0], args[1]]);
+    };
+    await charge('network', network);
+    if (budget === 'earliest') {
+      await charge('earliestNetwork', network);
+      await charge('earliestRecipient', `${email}:${japanDay(now())}`);
+    } else {
+      await charge('recipient', `${purpose}:${email}`);
+    }
+    return async () => {
+      for (const [kind, key] of charged) await rateLimits.giveBack(kind, key);
+    };
+  }
+
+  return {
+    /** Mails a fresh code for (purpose, email) to `requester`'s flow and, once the relay has
+     *  accepted the mail, stores it in place of that flow's earlier code for them (a resend);
+     *  other flows' codes stay as they are. Returns the flow id the client must carry back. A failed
+     *  send stores nothing: the earlier code stays valid and no budget is used. */
+    async issue(purpose: CodePurpose, email: string, userId: string | null, mail: CodeMail, requester: Requester, budget: CodeBudget = 'standard'): Promise<string> {
+      const refund = await chargeMail(purpose, email, requester.network, budget);
       const code = mail.decoy ? randomUUID() : String(randomInt(0, codeSpace(limits.codeLength))).padStart(limits.codeLength, '0');
       try {
         await mailer.send(mail.to, mail.template, mail.decoy ? {} : { code, minutes: Math.round(limits.codeTtlSeconds / 60) });
       } catch (error) {
-        await rateLimits.giveBack('mail', 'all');
+        await refund();
         throw error;
       }
+      // A flow this server gave the client goes on (a resend, or another code in the same tab);
+      // anything else starts a new one. Within a flow, a new code replaces only the earlier code
+      // for the same address and purpose.
+      const known = requester.flow
+        ? await db.selectFrom('email_codes').select('id').where('flow_hash', '=', flowHash(requester.flow)).executeTakeFirst()
+        : undefined;
+      const flow = known && requester.flow ? requester.flow : randomToken();
       await db.transaction().execute(async (tx) => {
         await tx
           .updateTable('email_codes')
           .set({ consumed_at: iso(now()) })
-          .where('email', '=', email)
+          .where('flow_hash', '=', flowHash(flow))
           .where('purpose', '=', purpose)
+          .where('email', '=', email)
           .where('consumed_at', 'is', null)
           .execute();
         await tx
@@ -75,29 +109,45 @@ export function createCodes(db: Db, limits: CodeLimits, rateLimits: RateLimits, 
             created_at: iso(now()),
             expires_at: inSeconds(limits.codeTtlSeconds),
             consumed_at: null,
+            flow_hash: flowHash(flow),
           })
           .execute();
       });
+      return flow;
     },
 
-    /** Consumes the live code for (purpose, email) if `code` matches; otherwise counts a wrong try.
-     *  Wrong: CODE_INVALID (400). The try that reaches the limit, and any after it: CODE_LOCKED (429). */
-    async consume(purpose: CodePurpose, email: string, code: string): Promise<{ userId: string | null }> {
-      // Every try counts against the address over all its codes (docs/decisions/015), before
-      // anything is compared; a right code takes its try back.
-      await rateLimits.hit('code', email);
-      const row = await db
-        .selectFrom('email_codes')
-        .selectAll()
-        .where('email', '=', email)
-        .where('purpose', '=', purpose)
-        .where('consumed_at', 'is', null)
-        .orderBy('created_at', 'desc')
-        .executeTakeFirst();
+    /** Consumes `flow`'s live code for (purpose, email) if `code` matches. Wrong: CODE_INVALID
+     *  (400); the try that reaches the code's limit, and any after it: CODE_LOCKED (429); over
+     *  the address's ceiling for the purpose: TOO_MANY_ATTEMPTS (429). A guess from a flow
+     *  with no live code for the address is answered like any wrong code and costs nothing. */
+    async consume(
+      purpose: CodePurpose,
+      email: string,
+      code: string,
+      flow: string | undefined,
+      /** Runs once the code matched, before it is spent: what else the step needs (the login's
+       *  password). If it throws, the code stays live for the flow's next try. */
+      beforeSpending?: (userId: string | null) => Promise<void>,
+    ): Promise<{ userId: string | null }> {
+      const row = flow
+        ? await db
+            .selectFrom('email_codes')
+            .selectAll()
+            .where('flow_hash', '=', flowHash(flow))
+            .where('purpose', '=', purpose)
+            .where('email', '=', email)
+            .where('consumed_at', 'is', null)
+            .orderBy('created_at', 'desc')
+            .executeTakeFirst()
+        : undefined;
       if (!row || row.expires_at <= iso(now())) throw new ApiError('CODE_INVALID');
 
+      // The address's ceiling for this purpose, over all its flows, counted before anything is
+      // compared (so parallel guesses all count); a right code takes its try back.
+      const ceiling = `${purpose}:${email}`;
+      await rateLimits.hit('code', ceiling);
       // Reserve this try in one statement before comparing, so parallel guesses cannot all
-      // read the same count and slip past the limit.
+      // read the same count and slip past the code's own limit.
       const reserved = await db
         .updateTable('email_codes')
         .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
@@ -112,6 +162,8 @@ export function createCodes(db: Db, limits: CodeLimits, rateLimits: RateLimits, 
       }
 
       if (sameText(row.code_hash, hashCode(limits.secret, purpose, email, code))) {
+        await rateLimits.giveBack('code', ceiling);
+        await beforeSpending?.(row.user_id);
         const done = await db
           .updateTable('email_codes')
           .set({ consumed_at: iso(now()) })
@@ -119,11 +171,13 @@ export function createCodes(db: Db, limits: CodeLimits, rateLimits: RateLimits, 
           .where('consumed_at', 'is', null)
           .executeTakeFirst();
         if (Number(done.numUpdatedRows) !== 1) throw new ApiError('CODE_INVALID'); // used by a parallel request
-        await rateLimits.giveBack('code', email);
         return { userId: row.user_id };
       }
       throw new ApiError(Number(reserved.attempts) >= limits.codeMaxAttempts ? 'CODE_LOCKED' : 'CODE_INVALID');
     },
+
+    /** The keyed hash a flow id is stored as (registration tickets carry it too). */
+    flowHash,
   };
 }
 

@@ -4,7 +4,6 @@
 // it proves (docs/decisions/006).
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from '../db/connect';
-import { ApiError } from '../errors';
 import { iso, inSeconds, now } from './clock';
 import type { RateLimits } from '../limits/rate-limits';
 import verifyQuery from '../../../schemas/api/email-verify-query.json';
@@ -12,8 +11,6 @@ import verifyQuery from '../../../schemas/api/email-verify-query.json';
 export interface LinkLimits {
   secret: string;
   registrationLinkSeconds: number;
-  /** The per-address hourly quota of codes applies to links too. */
-  codesPerHour: number;
 }
 
 /** A key has 256 random bits (the issue asks for at least 128), URL-safe. */
@@ -37,22 +34,17 @@ export function createRegistrationLinks(db: Db, limits: LinkLimits, rateLimits: 
     /** Issues a link for `email`: `send` mails it (or, for a registered address, mails a notice
      *  instead and gets a key nobody will see). The link is stored only after the relay accepted
      *  the mail, so a failed send uses no quota and leaves earlier links as they were. */
-    async issue(email: string, send: (key: string) => Promise<void>): Promise<void> {
-      const hourAgo = iso(new Date(now().getTime() - 3600_000));
-      const { count } = await db
-        .selectFrom('registration_links')
-        .select((eb) => eb.fn.countAll<string | number>().as('count'))
-        .where('email', '=', email)
-        .where('created_at', '>', hourAgo)
-        .executeTakeFirstOrThrow();
-      if (Number(count) >= limits.codesPerHour) throw new ApiError('LINK_RATE_LIMITED');
-      // The site-wide hourly mail limit counts links as it counts codes.
-      await rateLimits.hit('mail', 'all');
+    async issue(email: string, network: string, send: (key: string) => Promise<void>): Promise<void> {
+      // The same budgets as code mails, counted atomically: the requesting network's, then the
+      // address's (links have their own count per address, and their own refusal).
+      await rateLimits.hit('network', network);
+      await rateLimits.hit('recipient', `registration_link:${email}`, 'LINK_RATE_LIMITED');
       const key = newLinkKey();
       try {
         await send(key);
       } catch (error) {
-        await rateLimits.giveBack('mail', 'all');
+        await rateLimits.giveBack('network', network);
+        await rateLimits.giveBack('recipient', `registration_link:${email}`);
         throw error;
       }
       await db
