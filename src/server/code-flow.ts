@@ -18,6 +18,6 @@ export async function mailCode(
 }
 
 /** Uses the code `request`'s flow holds for (purpose, email). */
-export function useCode(ctx: AppContext, request: FastifyRequest, purpose: CodePurpose, email: string, code: string, beforeSpending?: (userId: string | null) => Promise<void>) {
-  return ctx.codes.consume(purpose, email, code, requesterOf(request).flow, beforeSpending);
+export function useCode(ctx: AppContext, request: FastifyRequest, purpose: CodePurpose, email: string, code: string, gate?: (userId: string | null) => Promise<boolean>) {
+  return ctx.codes.consume(purpose, email, code, requesterOf(request).flow, gate);
 }

@@ -78,10 +78,16 @@ describe('mail relay faults', () => {
     await testDb.db.deleteFrom('email_codes').execute();
   });
 
-  const verify = (target: FastifyInstance, email: string, password: string) =>
-    target.inject({ method: 'POST', url: '/v1/user/verify', headers: { 'content-type': 'application/json', 'x-client-key': CLIENT_KEY }, payload: JSON.stringify({ email, password }) });
+  // One client (browser tab): the code flow the server names is carried back, as the app does.
+  let flow: string | undefined;
+  const headers = () => ({ 'content-type': 'application/json', 'x-client-key': CLIENT_KEY, ...(flow ? { 'x-code-flow': flow } : {}) });
+  const verify = async (target: FastifyInstance, email: string, password: string) => {
+    const res = await target.inject({ method: 'POST', url: '/v1/user/verify', headers: headers(), payload: JSON.stringify({ email, password }) });
+    if (typeof res.headers['x-code-flow'] === 'string') flow = res.headers['x-code-flow'];
+    return res;
+  };
   const login = (email: string, password: string, code: string) =>
-    app.inject({ method: 'POST', url: '/v1/user/login', headers: { 'content-type': 'application/json', 'x-client-key': CLIENT_KEY }, payload: JSON.stringify({ email, password, code }) });
+    app.inject({ method: 'POST', url: '/v1/user/login', headers: headers(), payload: JSON.stringify({ email, password, code }) });
   const liveCodes = (email: string) => testDb.db.selectFrom('email_codes').select('id').where('email', '=', email).execute();
 
   it('a refusing relay: 502 MAIL_FAILED, no code stored, the earlier code still logs in, no quota used', async () => {

@@ -49,7 +49,10 @@ export default function OldLoginScreen() {
       navigate('/', { replace: true });
     } catch (failure) {
       const network = !(failure instanceof ApiFailure) || failure.status <= 0;
-      await alert(network ? text.network : format(text.failed, { detail: failure.message }));
+      // A wrong password answers as a wrong code does (no password oracle, docs/decisions/015):
+      // the member is asked to check all three.
+      const rejected = failure instanceof ApiFailure && (failure.code === 'CODE_INVALID' || failure.code === 'LOGIN_FAILED');
+      await alert(network ? text.network : rejected ? text.rejected : format(text.failed, { detail: failure.message }));
     } finally {
       setBusy(false);
     }

@@ -16,10 +16,6 @@ import { apiBody } from '../route-schemas';
 
 const taken = () => new ApiError('EMAIL_TAKEN', { email: [messages.api.EMAIL_TAKEN] });
 
-/** E-mail change codes are keyed by the member and the new address together, so nobody else
- *  who knows the address can use up or lock a member's pending change. */
-const changeKey = (memberId: string, email: string) => `${memberId}|${email}`;
-
 /** POST /v1/user/verify for an e-mail change: a code to the new address (routes/verify.ts). */
 export const emailChangeVerify: VerifyFlow = {
   auth: 'member',
@@ -30,7 +26,7 @@ export const emailChangeVerify: VerifyFlow = {
     // Another member's address gets the same answer after the same work, and that member hears
     // of the attempt (no enumeration of members; docs/decisions/015).
     const mail = owner ? { to: email, template: 'emailChangeAttempted' as const, decoy: true } : { to: email, template: 'emailChangeCode' as const };
-    await mailCode(ctx, request, reply, { purpose: 'email_change', email: changeKey(member.id, email), userId: member.id, mail });
+    await mailCode(ctx, request, reply, { purpose: 'email_change', email, userId: member.id, mail });
     return { message: 'sent' };
   },
 };
@@ -39,7 +35,8 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post('/v1/user/email/change', { schema: { body: apiBody('api.user-email-change.json') }, config: { auth: 'member', limited: true } }, async (request) => {
     const { email, code } = request.body as { email: string; code: string };
     const member = currentMember(request);
-    await useCode(ctx, request, 'email_change', changeKey(member.id, email), code);
+    // The code belongs to the flow (the member's tab) that asked for it, and to the member.
+    await useCode(ctx, request, 'email_change', email, code, async (userId) => userId === member.id);
     const noticeId = await ctx.db
       .transaction()
       .execute(async (tx) => {

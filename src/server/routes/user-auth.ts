@@ -79,13 +79,20 @@ export function userAuthRoutes(app: FastifyInstance, ctx: AppContext) {
       if (!member || !(await ctx.sessions.isTrusted(member.id, deviceCookie(request)))) throw new ApiError('CODE_REQUIRED');
       user = await checkCredentials(ctx, request, body);
     } else {
-      // The code first, in the flow that asked for it: a wrong code answers CODE_INVALID
-      // whether the password is right or not, so a made-up code learns nothing about the
-      // password. Only a right code lets the password be judged; it is spent once both hold.
+      // Only a flow holding a live code for the address gets this far; anything else is a
+      // wrong code that costs nothing. Then the password: a wrong one answers as a wrong code
+      // does (same status, same body), so a made-up code learns nothing about the password,
+      // and costs the code one of its tries but not the address's ceiling. Only with the right
+      // password is the code judged, and spent.
       let checked: Awaited<ReturnType<typeof checkCredentials>> | undefined;
       await useCode(ctx, request, 'login', body.email, body.code, async (userId) => {
-        checked = await checkCredentials(ctx, request, body);
-        if (checked.id !== userId) throw new ApiError('LOGIN_FAILED');
+        try {
+          checked = await checkCredentials(ctx, request, body);
+        } catch (error) {
+          if (error instanceof ApiError && error.code === 'LOGIN_FAILED') return false;
+          throw error;
+        }
+        return checked.id === userId;
       });
       user = checked!;
     }

@@ -125,9 +125,10 @@ export function createCodes(db: Db, limits: CodeLimits, rateLimits: RateLimits, 
       email: string,
       code: string,
       flow: string | undefined,
-      /** Runs once the code matched, before it is spent: what else the step needs (the login's
-       *  password). If it throws, the code stays live for the flow's next try. */
-      beforeSpending?: (userId: string | null) => Promise<void>,
+      /** What else the step needs before the code is judged (the login's password, the
+       *  member the code was mailed to). False: the try is answered as a wrong code, having
+       *  cost the code one of its tries but not the address's ceiling. */
+      gate?: (userId: string | null) => Promise<boolean>,
     ): Promise<{ userId: string | null }> {
       const row = flow
         ? await db
@@ -142,12 +143,8 @@ export function createCodes(db: Db, limits: CodeLimits, rateLimits: RateLimits, 
         : undefined;
       if (!row || row.expires_at <= iso(now())) throw new ApiError('CODE_INVALID');
 
-      // The address's ceiling for this purpose, over all its flows, counted before anything is
-      // compared (so parallel guesses all count); a right code takes its try back.
-      const ceiling = `${purpose}:${email}`;
-      await rateLimits.hit('code', ceiling);
-      // Reserve this try in one statement before comparing, so parallel guesses cannot all
-      // read the same count and slip past the code's own limit.
+      // Reserve this try in one statement before anything is judged, so parallel guesses
+      // cannot all read the same count and slip past the code's own limit.
       const reserved = await db
         .updateTable('email_codes')
         .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
@@ -160,20 +157,23 @@ export function createCodes(db: Db, limits: CodeLimits, rateLimits: RateLimits, 
         const current = await db.selectFrom('email_codes').select('consumed_at').where('id', '=', row.id).executeTakeFirst();
         throw new ApiError(current?.consumed_at ? 'CODE_INVALID' : 'CODE_LOCKED');
       }
+      const wrong = () => new ApiError(Number(reserved.attempts) >= limits.codeMaxAttempts ? 'CODE_LOCKED' : 'CODE_INVALID');
+      if (gate && !(await gate(row.user_id))) throw wrong();
 
-      if (sameText(row.code_hash, hashCode(limits.secret, purpose, email, code))) {
-        await rateLimits.giveBack('code', ceiling);
-        await beforeSpending?.(row.user_id);
-        const done = await db
-          .updateTable('email_codes')
-          .set({ consumed_at: iso(now()) })
-          .where('id', '=', row.id)
-          .where('consumed_at', 'is', null)
-          .executeTakeFirst();
-        if (Number(done.numUpdatedRows) !== 1) throw new ApiError('CODE_INVALID'); // used by a parallel request
-        return { userId: row.user_id };
-      }
-      throw new ApiError(Number(reserved.attempts) >= limits.codeMaxAttempts ? 'CODE_LOCKED' : 'CODE_INVALID');
+      // The address's ceiling for this purpose, over all its flows, counted before the code is
+      // compared (so parallel guesses all count); a right code takes its try back.
+      const ceiling = `${purpose}:${email}`;
+      await rateLimits.hit('code', ceiling);
+      if (!sameText(row.code_hash, hashCode(limits.secret, purpose, email, code))) throw wrong();
+      await rateLimits.giveBack('code', ceiling);
+      const done = await db
+        .updateTable('email_codes')
+        .set({ consumed_at: iso(now()) })
+        .where('id', '=', row.id)
+        .where('consumed_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(done.numUpdatedRows) !== 1) throw new ApiError('CODE_INVALID'); // used by a parallel request
+      return { userId: row.user_id };
     },
 
     /** The keyed hash a flow id is stored as (registration tickets carry it too). */

@@ -1,0 +1,347 @@
+// The abuse suite for the attempt limits (docs/decisions/015): a limit only ever costs the party
+// that triggers it. Each test is one point of the design, tried as an attacker would, with the
+// default numbers (the per-IP request limit aside, which has its own test), on both databases.
+import { randomBytes } from 'node:crypto';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { DATABASES, Harness, expectError, setUpOrFail, testConfig, validRegistration, type Member } from '../support/api-harness';
+import { DEFAULT_LIMITS, type LimitNumbers } from '../../src/server/limits/rate-limits';
+import messages from '../../messages/ja.json';
+
+const API_LOCKED = messages.api.CODE_LOCKED;
+import { networkOf } from '../../src/server/limits/requester';
+
+const LIMITS: LimitNumbers = { ...DEFAULT_LIMITS, ipRequests: 1_000_000 };
+const PROFILE = { birthday: '1980-02-03', phone: '09012345678' };
+
+/** A client on network `net` (203.0.113.0/24 …) that carries no code flow of its own. */
+const stranger = (net: number, host = 1) => ({ 'x-forwarded-for': `198.18.${net}.${host}`, 'x-code-flow': undefined });
+/** A 5-digit code that is not `code`. */
+const notThe = (code: string, step = 1) => String((Number(code) + step) % 100_000).padStart(5, '0');
+const randomCode = () => String(randomBytes(3).readUIntBE(0, 3) % 100_000).padStart(5, '0');
+
+describe('requesting networks', () => {
+  it('IPv4 counts by /24, IPv6 by /64, IPv4-mapped IPv6 as IPv4', () => {
+    expect(networkOf('203.0.113.7')).toBe('203.0.113.0/24');
+    expect(networkOf('203.0.113.200')).toBe(networkOf('203.0.113.7'));
+    expect(networkOf('::ffff:203.0.113.9')).toBe('203.0.113.0/24');
+    expect(networkOf('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(networkOf('2001:db8:1:2:ffff::9')).toBe(networkOf('2001:db8:1:2::1'));
+    expect(networkOf('2001:db8:1:3::1')).not.toBe(networkOf('2001:db8:1:2::1'));
+  });
+});
+
+describe.each(DATABASES)('abuse: limits cost only their trigger ($name)', ({ kind }) => {
+  let h: Harness;
+  setUpOrFail(async () => {
+    h = await Harness.start(kind, { config: { limits: LIMITS } });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+  afterEach(() => {
+    h.flow = undefined;
+    h.mailer.clear();
+  });
+
+  const victim = () => h.createMember(h.uniqueEmail('victim'), 'Victim-Pass-1!', PROFILE);
+
+  /** The member logs in from their own tab (network 10): password, mailed code, session. */
+  async function memberLogsIn(m: Member) {
+    h.flow = undefined;
+    const sent = await h.post('/v1/user/verify', { email: m.email, password: m.password }, { 'x-forwarded-for': '192.0.2.10' });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const res = await h.login({ ...m, code: h.mailer.lastCode(m.email), headers: { 'x-forwarded-for': '192.0.2.10' } });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<{ token: string }>().token;
+  }
+
+  /** The member resets the password from their own tab: identity, mailed code, new password. */
+  async function memberResets(m: Member, password = 'Brand-New-Pass-7!') {
+    h.flow = undefined;
+    const code = await h.requestResetCode({ email: m.email, ...PROFILE });
+    const res = await h.setPassword(m.email, code, password);
+    expect(res.statusCode, res.body).toBe(200);
+    return { ...m, password };
+  }
+
+  /** A newcomer finishes registration from their own tab. */
+  async function newcomerRegisters(email: string) {
+    h.flow = undefined;
+    const { code } = await h.verifiedEmail(email);
+    const res = await h.register(validRegistration(email, code));
+    expect(res.statusCode, res.body).toBe(200);
+  }
+
+  it('point 1: 50 wrong codes typed for an address from flows with no code of theirs are answered like any wrong code and cost the member nothing', async () => {
+    const m = await victim();
+    const newcomer = h.uniqueEmail('newcomer');
+    // A code is pending in the member's own flow while the attacker types.
+    h.flow = undefined;
+    expect((await h.post('/v1/user/verify', { email: m.email, password: m.password })).statusCode).toBe(200);
+    const memberFlow = h.flow;
+    const pending = h.mailer.lastCode(m.email);
+
+    for (let i = 0; i < 50; i++) {
+      const from = stranger(1 + (i % 3), 1 + i);
+      const guess = i === 0 ? pending : randomCode(); // even the right code, from another flow
+      const tries = [
+        () => h.post('/v1/user/set-password', { email: m.email, code: guess, new_password: 'Attacker-Pass-9!' }, from),
+        () => h.login({ email: m.email, password: i % 2 ? m.password : 'Wrong-Pass-1!', code: guess, headers: from }),
+        () => h.post('/v1/email/verify', { email: newcomer, key: guess }, from),
+      ];
+      expectError(await tries[i % 3](), 400, 'CODE_INVALID');
+    }
+    // Nothing was counted against the address, the code or the member (only the member's own
+    // code mail is on the address's mail budget).
+    const counted = await h.db.selectFrom('rate_limits').select('key').where('key', 'like', `%${m.email}%`).execute();
+    expect(counted.map((r) => r.key)).toEqual([`ms:recipient:login:${m.email}`]);
+    expect(await h.db.selectFrom('email_codes').select('attempts').where('email', '=', m.email).execute()).toEqual([{ attempts: 0 }]);
+
+    // The member's own flow goes on with the code it holds; then reset works; a newcomer registers.
+    const res = await h.login({ ...m, code: pending, headers: { 'x-code-flow': memberFlow } });
+    expect(res.statusCode, res.body).toBe(200);
+    const reset = await memberResets(m);
+    await memberLogsIn(reset);
+    await newcomerRegisters(newcomer);
+  });
+
+  it('point 1: a code works only in the flow that asked for it, and wrong guesses count against that flow\'s code alone', async () => {
+    const m = await victim();
+    h.flow = undefined;
+    await h.post('/v1/user/verify', { email: m.email, password: m.password });
+    const flowA = h.flow!;
+    const codeA = h.mailer.lastCode(m.email);
+    // A second flow (another tab, or an attacker who knows the password) gets its own code.
+    h.flow = undefined;
+    await h.post('/v1/user/verify', { email: m.email, password: m.password });
+    const flowB = h.flow!;
+    expect(flowB).not.toBe(flowA);
+    const codeB = h.mailer.lastCode(m.email);
+
+    // In flow B, flow A's code is just a wrong guess at flow B's code.
+    expectError(await h.login({ ...m, code: codeA, headers: { 'x-code-flow': flowB } }), 400, 'CODE_INVALID');
+    // Flow B spends its own code's tries; flow A's code is untouched and still works.
+    for (let i = 2; i < testConfig.codeMaxAttempts; i++) expectError(await h.login({ ...m, code: notThe(codeB, i), headers: { 'x-code-flow': flowB } }), 400, 'CODE_INVALID');
+    expectError(await h.login({ ...m, code: notThe(codeB, 99), headers: { 'x-code-flow': flowB } }), 429, 'CODE_LOCKED');
+    const res = await h.login({ ...m, code: codeA, headers: { 'x-code-flow': flowA } });
+    expect(res.statusCode, res.body).toBe(200);
+  });
+
+  it('point 1: login codes go out only after the right password, reset codes only after the right identity', async () => {
+    const m = await victim();
+    expectError(await h.post('/v1/user/verify', { email: m.email, password: 'Wrong-Pass-1!' }, stranger(4)), 401, 'LOGIN_FAILED');
+    expectError(await h.requestPasswordReset({ email: m.email, birthday: '1999-09-09', phone: PROFILE.phone }, stranger(4)), 400, 'IDENTITY_FAILED');
+    expect(h.mailer.to(m.email)).toEqual([]);
+  });
+
+  it('point 1: a stranger\'s wrong identities hold only the stranger\'s network, never the member\'s own reset', async () => {
+    const m = await victim();
+    for (let i = 0; i < LIMITS.identityFailuresPerHour; i++) {
+      expectError(await h.requestPasswordReset({ email: m.email, birthday: '1999-09-09', phone: PROFILE.phone }, stranger(5, i + 1)), 400, 'IDENTITY_FAILED');
+    }
+    expectError(await h.requestPasswordReset({ email: m.email, ...PROFILE }, stranger(5, 99)), 429, 'TOO_MANY_ATTEMPTS');
+    await memberResets(m);
+  });
+
+  it('point 2: junk code requests from 3 networks exhaust only those networks\' budgets; members still get every code they ask for', async () => {
+    const m = await victim();
+    const newcomer = h.uniqueEmail('newcomer');
+    let refused = 0;
+    // Each network asks for codes for junk addresses until its budget is gone (36 is the
+    // issue's figure; the budget is larger, so every network goes on until refused).
+    for (let net = 1; net <= 3; net++) {
+      for (let i = 0; i <= LIMITS.mailsPerNetworkHour; i++) {
+        const res = await h.post('/v1/email/register', { email: `junk-${net}-${i}-${randomBytes(2).toString('hex')}@example.net` }, stranger(10 + net, 1 + (i % 250)));
+        if (res.statusCode === 429) {
+          expectError(res, 429, 'CODE_RATE_LIMITED');
+          refused++;
+        } else expect(res.statusCode, res.body).toBe(200);
+      }
+    }
+    expect(refused).toBe(3);
+    expect(h.mailer.sent).toHaveLength(3 * LIMITS.mailsPerNetworkHour);
+    // No counter the junk could reach stands between the members and their mail.
+    const token = await memberLogsIn(m);
+    expect(token).toBeTruthy();
+    await memberResets(m);
+    await newcomerRegisters(newcomer);
+  });
+
+  it('point 3: password-less code requests (the earliest login) get at most 5 mails a day per address and cannot use up the login\'s budget', async () => {
+    const m = await victim();
+    for (let i = 0; i < 8; i++) {
+      const res = await h.post('/v1/user/verify', { email: m.email }, stranger(20 + i));
+      if (i < LIMITS.earliestLoginMailsPerDay) expect(res.statusCode, res.body).toBe(200);
+      else expectError(res, 429, 'CODE_RATE_LIMITED');
+    }
+    expect(h.mailer.to(m.email)).toHaveLength(LIMITS.earliestLoginMailsPerDay);
+    // The member's own login (password first) draws from its own budget: every one of its
+    // codesPerHour mails still goes out.
+    h.flow = undefined;
+    for (let i = 0; i < testConfig.codesPerHour; i++) expect((await h.post('/v1/user/verify', { email: m.email, password: m.password }, { 'x-forwarded-for': '192.0.2.10' })).statusCode).toBe(200);
+    const res = await h.login({ ...m, code: h.mailer.lastCode(m.email), headers: { 'x-forwarded-for': '192.0.2.10' } });
+    expect(res.statusCode, res.body).toBe(200);
+  });
+
+  it('point 3: one network may make only its own small number of password-less code requests an hour', async () => {
+    for (let i = 0; i < LIMITS.earliestLoginPerNetworkHour; i++) {
+      expect((await h.post('/v1/user/verify', { email: h.uniqueEmail('any') }, stranger(30, i + 1))).statusCode).toBe(200);
+    }
+    expectError(await h.post('/v1/user/verify', { email: h.uniqueEmail('any') }, stranger(30, 200)), 429, 'CODE_RATE_LIMITED');
+    expect((await h.post('/v1/user/verify', { email: h.uniqueEmail('any') }, stranger(31))).statusCode).toBe(200);
+  });
+
+  it('point 4: 30 parallel code requests for one address send exactly codesPerHour mails', async () => {
+    const m = await victim();
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => h.post('/v1/user/verify', { email: m.email, password: m.password }, stranger(40, i + 1))));
+    expect(answers.filter((r) => r.statusCode === 200)).toHaveLength(testConfig.codesPerHour);
+    for (const r of answers.filter((a) => a.statusCode !== 200)) expectError(r, 429, 'CODE_RATE_LIMITED');
+    expect(h.mailer.to(m.email)).toHaveLength(testConfig.codesPerHour);
+  });
+
+  it('point 4: 30 parallel password-less requests send exactly 5 mails; 30 parallel guesses in one flow make at most codeMaxAttempts tries', async () => {
+    const m = await victim();
+    const earliest = await Promise.all(Array.from({ length: 30 }, (_, i) => h.post('/v1/user/verify', { email: m.email }, stranger(50 + (i % 10), i + 1))));
+    expect(earliest.filter((r) => r.statusCode === 200)).toHaveLength(LIMITS.earliestLoginMailsPerDay);
+    expect(h.mailer.to(m.email)).toHaveLength(LIMITS.earliestLoginMailsPerDay);
+
+    h.flow = undefined;
+    await h.post('/v1/user/verify', { email: m.email, password: m.password });
+    const code = h.mailer.lastCode(m.email);
+    const guesses = await Promise.all(Array.from({ length: 30 }, (_, i) => h.login({ ...m, code: notThe(code, i + 1) })));
+    expect(guesses.filter((r) => r.statusCode === 200)).toEqual([]);
+    const row = await h.db.selectFrom('email_codes').select('attempts').where('email', '=', m.email).where('purpose', '=', 'login').orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+    expect(Number(row.attempts)).toBe(testConfig.codeMaxAttempts);
+    // Only the tries the code had left reached the address's ceiling: no guess slipped past.
+    const ceiling = await h.db.selectFrom('rate_limits').select('points').where('key', '=', `ms:code:login:${m.email}`).executeTakeFirstOrThrow();
+    expect(Number(ceiling.points)).toBe(testConfig.codeMaxAttempts);
+  });
+
+  it('point 4: the address\'s ceiling holds over all its flows: after codeFailures wrong codes even the right one is refused', async () => {
+    const m = await victim();
+    let wrong = 0;
+    while (wrong < LIMITS.codeFailures) {
+      h.flow = undefined; // a fresh flow each round, as an attacker who knows the password would
+      await h.post('/v1/user/verify', { email: m.email, password: m.password }, { 'x-forwarded-for': `198.18.60.${1 + wrong}` });
+      const code = h.mailer.lastCode(m.email);
+      for (let i = 1; i < testConfig.codeMaxAttempts && wrong < LIMITS.codeFailures; i++, wrong++) expectError(await h.login({ ...m, code: notThe(code, i) }), 400, 'CODE_INVALID');
+      await h.db.deleteFrom('rate_limits').where('key', 'like', '%:recipient:%').execute(); // stay under codesPerHour
+    }
+    h.flow = undefined;
+    await h.post('/v1/user/verify', { email: m.email, password: m.password });
+    expectError(await h.login({ ...m, code: h.mailer.lastCode(m.email) }), 429, 'TOO_MANY_ATTEMPTS');
+  });
+
+  it('point 6: at /v1/user/login a wrong code answers the same with the right and with a wrong password', async () => {
+    const m = await victim();
+    for (const flow of ['none', 'own']) {
+      h.flow = undefined;
+      // With no flow, and in a password-less flow of the attacker's own (the earliest login),
+      // which holds a live code for the address.
+      if (flow === 'own') await h.post('/v1/user/verify', { email: m.email }, { 'x-forwarded-for': '198.18.70.1' });
+      const code = flow === 'own' ? h.mailer.lastCode(m.email) : '00000';
+      const right = await h.login({ ...m, code: notThe(code) });
+      const wrong = await h.login({ email: m.email, password: 'Wrong-Pass-1!', code: notThe(code, 2) });
+      expectError(right, 400, 'CODE_INVALID');
+      expect(wrong.statusCode).toBe(right.statusCode);
+      expect(wrong.body).toBe(right.body);
+      expect(wrong.headers['set-cookie']).toBeUndefined();
+      // Trying one password five times tells nothing either: the code dies the same way.
+      const rights = [];
+      for (let i = 0; i < 4; i++) rights.push((await h.login({ ...m, code: notThe(code, 3 + i) })).body);
+      if (flow === 'own') expect(rights.at(-1)).toBe(JSON.stringify({ error: API_LOCKED, code: 'CODE_LOCKED' }));
+    }
+  });
+
+  it('point 6: an attacker\'s password-less flow cannot spend the member\'s login ceiling without the password', async () => {
+    const m = await victim();
+    for (let round = 0; round < LIMITS.earliestLoginMailsPerDay; round++) {
+      h.flow = undefined;
+      await h.post('/v1/user/verify', { email: m.email }, { 'x-forwarded-for': `198.18.71.${round + 1}` });
+      const code = h.mailer.lastCode(m.email);
+      for (let i = 1; i <= testConfig.codeMaxAttempts; i++) await h.login({ email: m.email, password: 'Wrong-Pass-1!', code: notThe(code, i) });
+    }
+    expect(await h.db.selectFrom('rate_limits').select('key').where('key', '=', `ms:code:login:${m.email}`).execute()).toEqual([]);
+    await memberLogsIn(m);
+  });
+
+  it('point 7: an e-mail change ends every other session and trusted device; the session that made it goes on', async () => {
+    const m = await victim();
+    const here = await memberLogsIn(m);
+    const elsewhere = await memberLogsIn(m);
+    const next = h.uniqueEmail('moved');
+    expect((await h.requestEmailChange(here, next)).statusCode).toBe(200);
+    expect((await h.confirmEmailChange(here, next, h.mailer.lastCode(next))).statusCode).toBe(200);
+    expectError(await h.info(elsewhere), 401, 'UNAUTHENTICATED');
+    expect((await h.info(here)).statusCode).toBe(200);
+    expect(await h.db.selectFrom('trusted_devices').select('token_hash').where('user_id', '=', m.id).execute()).toEqual([]);
+  });
+
+  it('a password reset ends a hold that wrong passwords put on the address; a trusted device is never held by strangers\' wrong passwords', async () => {
+    const m = await victim();
+    const { device } = await h.loginWithCode(m);
+    for (let i = 0; i < LIMITS.passwordFailures; i++) await h.post('/v1/user/verify', { email: m.email, password: 'Wrong-Pass-1!' }, stranger(80 + (i % 5), i + 1));
+    expectError(await h.post('/v1/user/verify', { email: m.email, password: m.password }, stranger(90)), 429, 'TOO_MANY_ATTEMPTS');
+    // The member's own device logs in without a code all the same.
+    expect((await h.login({ ...m, device })).statusCode).toBe(200);
+    // And on a new device the member resets the password, which ends the hold.
+    const reset = await memberResets(m);
+    await memberLogsIn(reset);
+  });
+});
+
+describe.each(DATABASES)('abuse: Redis is an accelerator, not the memory ($name)', ({ kind }) => {
+  const prefix = `abuse-${randomBytes(4).toString('hex')}`;
+  const SMALL: LimitNumbers = { ...DEFAULT_LIMITS, ipRequests: 10 };
+  let h: Harness;
+  let redis: Redis;
+  setUpOrFail(async () => {
+    redis = new Redis('redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 });
+    h = await Harness.start(kind, { config: { limits: SMALL }, extra: { redis, limitPrefix: prefix } });
+  });
+  afterAll(async () => {
+    await h?.close();
+    if (redis) {
+      const keys = await redis.keys(`${prefix}:*`);
+      if (keys.length) await redis.del(...keys);
+      redis.disconnect();
+    }
+  });
+  const emptyRedis = async () => {
+    const keys = await redis.keys(`${prefix}:*`);
+    if (keys.length) await redis.del(...keys);
+  };
+  const ask = (ip: string) => h.post('/v1/user/verify', { email: 'nobody@example.com', password: 'Wrong-Pass-1!' }, { 'x-forwarded-for': ip });
+
+  it('point 9: Redis coming back empty neither resets nor multiplies a window\'s count', async () => {
+    const ip = '198.18.200.1';
+    for (let i = 0; i < 6; i++) expect((await ask(ip)).statusCode).toBe(401);
+    await emptyRedis();
+    for (let i = 6; i < SMALL.ipRequests; i++) expect((await ask(ip)).statusCode).toBe(401);
+    expectError(await ask(ip), 429, 'TOO_MANY_ATTEMPTS');
+    await emptyRedis(); // the refusal it remembered is gone too: the database still refuses
+    expectError(await ask(ip), 429, 'TOO_MANY_ATTEMPTS');
+  });
+
+  it('point 9: a 24-hour budget survives Redis losing everything', async () => {
+    const m = await h.createMember(h.uniqueEmail('day'), 'Day-Pass-1!', PROFILE);
+    for (let i = 0; i < SMALL.earliestLoginMailsPerDay; i++) expect((await h.post('/v1/user/verify', { email: m.email }, { 'x-forwarded-for': `198.18.201.${i + 1}` })).statusCode).toBe(200);
+    await emptyRedis();
+    expectError(await h.post('/v1/user/verify', { email: m.email }, { 'x-forwarded-for': '198.18.202.1' }), 429, 'CODE_RATE_LIMITED');
+  });
+
+  it('point 9: with Redis unreachable every limit still holds, exactly', async () => {
+    const down = new Redis('redis://127.0.0.1:1', { enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null, lazyConnect: true });
+    down.on('error', () => {});
+    const other = await Harness.start(kind, { config: { limits: SMALL }, extra: { redis: down, limitPrefix: `${prefix}-down` } });
+    try {
+      const ip = '198.18.203.1';
+      for (let i = 0; i < SMALL.ipRequests; i++) expect((await other.post('/v1/user/verify', { email: 'x@example.com', password: 'Wrong-Pass-1!' }, { 'x-forwarded-for': ip })).statusCode).toBe(401);
+      expectError(await other.post('/v1/user/verify', { email: 'x@example.com', password: 'Wrong-Pass-1!' }, { 'x-forwarded-for': ip }), 429, 'TOO_MANY_ATTEMPTS');
+    } finally {
+      down.disconnect();
+      await other.close();
+    }
+  });
+});
