@@ -25,7 +25,7 @@ const MASTER_UNKNOWN = '選択肢の一覧にない値です。選択し直し�
 const SELECT = '選択してください';
 const FAMILY_NAME = contactRules.message('last_name_kanji', 'pattern');
 const GIVEN_NAME = contactRules.message('first_name_kanji', 'pattern');
-const EMAIL_FORMAT = contactRules.message('email', 'format');
+const EMAIL_FORMAT = contactRules.message('email', 'pattern');
 type Inquiry = Selectable<InquiriesTable>;
 const TICKET = /^Q(\d{6})-\d{5}$/;
 
