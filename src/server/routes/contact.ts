@@ -8,6 +8,7 @@ import { isUniqueViolation } from '../db/errors';
 import type { InquiryStatus } from '../db/types';
 import { masterOptions } from '../masters';
 import { iso, japanDay, now } from '../services/clock';
+import type { MailTemplate } from '../mail/mailer';
 import { apiBody, apiParams, apiResponse } from '../route-schemas';
 import { routeSetting } from '../schema-settings';
 
@@ -45,9 +46,14 @@ export function contactRoutes(app: FastifyInstance, ctx: AppContext) {
 
     const at = now();
     const typeLabel = (await masterOptions(ctx.db, 'inquiry_type')).find((o) => o.value === body.inquiry_type)?.label ?? body.inquiry_type;
-    const acknowledgement = { name: `${sender.last_name_kanji} ${sender.first_name_kanji}`, typeLabel, content: body.purpose_detail };
+    // Only a member's acknowledgement, to the member's own verified address, quotes the inquiry.
+    // A visitor may type anyone's address: theirs holds the ticket number and a fixed text, so
+    // the form cannot make the site mail a stranger words of the visitor's choosing.
+    const acknowledgement: { template: MailTemplate; values: Record<string, string> } = member
+      ? { template: 'contactReceived', values: { name: `${sender.last_name_kanji} ${sender.first_name_kanji}`, typeLabel, content: body.purpose_detail } }
+      : { template: 'contactReceivedVisitor', values: {} };
     let ticketNo = '';
-    let ackId = '';
+    let ackId: string | undefined;
     for (let attempt = 0; !ticketNo; attempt++) {
       const candidate = ticketNumber(at);
       try {
@@ -70,14 +76,14 @@ export function contactRoutes(app: FastifyInstance, ctx: AppContext) {
               updated_at: iso(at),
             })
             .execute();
-          return ctx.outbox.queue(tx, sender.email, 'contactReceived', { ...acknowledgement, ticketNo: candidate });
+          return ctx.outbox.queue(tx, sender.email, acknowledgement.template, { ...acknowledgement.values, ticketNo: candidate });
         });
         ticketNo = candidate;
       } catch (error) {
         if (!isUniqueViolation(error) || attempt >= 5) throw error;
       }
     }
-    await ctx.outbox.sendQueued(ackId);
+    if (ackId) await ctx.outbox.sendQueued(ackId);
     return { ticket_no: ticketNo };
   });
 
