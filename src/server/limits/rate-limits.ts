@@ -19,6 +19,9 @@ export interface LimitNumbers {
   codeWindowSeconds: number;
   /** Mail the site sends in answer to requests, all addresses together, per hour. */
   mailsPerHour: number;
+  /** Contact acknowledgements one address (canonical) receives per day in Japan; inquiries
+   *  beyond it are stored and answered alike, without the mail. */
+  acknowledgementsPerDay: number;
 }
 
 export const DEFAULT_LIMITS: LimitNumbers = {
@@ -29,6 +32,7 @@ export const DEFAULT_LIMITS: LimitNumbers = {
   codeFailures: 20,
   codeWindowSeconds: 24 * 3600,
   mailsPerHour: 1000,
+  acknowledgementsPerDay: 3,
 };
 
 export type LimitKind = 'ip' | 'password' | 'code' | 'mail';

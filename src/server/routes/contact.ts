@@ -8,6 +8,7 @@ import { isUniqueViolation } from '../db/errors';
 import type { InquiryStatus } from '../db/types';
 import { masterOptions } from '../masters';
 import { iso, japanDay, now } from '../services/clock';
+import { canonicalEmail } from '../../shared/canonical-email';
 import type { MailTemplate } from '../mail/mailer';
 import { apiBody, apiParams, apiResponse } from '../route-schemas';
 import { routeSetting } from '../schema-settings';
@@ -52,12 +53,16 @@ export function contactRoutes(app: FastifyInstance, ctx: AppContext) {
     const acknowledgement: { template: MailTemplate; values: Record<string, string> } = member
       ? { template: 'contactReceived', values: { name: `${sender.last_name_kanji} ${sender.first_name_kanji}`, typeLabel, content: body.purpose_detail } }
       : { template: 'contactReceivedVisitor', values: {} };
+    const recipient = canonicalEmail(sender.email);
+    const day = japanDay(at);
     let ticketNo = '';
     let ackId: string | undefined;
     for (let attempt = 0; !ticketNo; attempt++) {
       const candidate = ticketNumber(at);
       try {
-        // The inquiry and its acknowledgement are written together: neither exists without the other.
+        // The inquiry, the day's count of acknowledgements to its address and the acknowledgement
+        // are written together. The count is one atomic upsert, so parallel inquiries cannot all
+        // see room left; past the limit the inquiry is still stored and answered alike, unmailed.
         ackId = await ctx.db.transaction().execute(async (tx) => {
           await tx
             .insertInto('inquiries')
@@ -76,6 +81,13 @@ export function contactRoutes(app: FastifyInstance, ctx: AppContext) {
               updated_at: iso(at),
             })
             .execute();
+          const { sent } = await tx
+            .insertInto('acknowledgement_counts')
+            .values({ recipient, day, sent: 1 })
+            .onConflict((oc) => oc.columns(['recipient', 'day']).doUpdateSet((eb) => ({ sent: eb('acknowledgement_counts.sent', '+', 1) })))
+            .returning('sent')
+            .executeTakeFirstOrThrow();
+          if (Number(sent) > ctx.config.limits.acknowledgementsPerDay) return undefined;
           return ctx.outbox.queue(tx, sender.email, acknowledgement.template, { ...acknowledgement.values, ticketNo: candidate });
         });
         ticketNo = candidate;
@@ -84,6 +96,13 @@ export function contactRoutes(app: FastifyInstance, ctx: AppContext) {
       }
     }
     if (ackId) await ctx.outbox.sendQueued(ackId);
+    // Counts of earlier days are no longer needed (they name addresses): best effort, the
+    // inquiry is stored whatever happens here.
+    await ctx.db
+      .deleteFrom('acknowledgement_counts')
+      .where('day', '<', day)
+      .execute()
+      .catch(() => undefined);
     return { ticket_no: ticketNo };
   });
 
