@@ -61,14 +61,14 @@ async function fillOldForm(app: FrameLocator, password: string) {
 }
 
 test.describe('registration by e-mailed link (phone, in the parent frame)', () => {
-  test('e-mail authentication refuses a malformed address with the old message and sends nothing', async ({ page }) => {
+  test('e-mail authentication refuses a malformed address with the site\'s e-mail message and sends nothing', async ({ page }) => {
     const { app } = await openFramed(page, '/email-auth');
     const address = `bad-${randomUUID().slice(0, 8)}@example`;
     await box(app, 'メールアドレス').fill(address);
     await app.getByRole('button', { name: '会員登録用URLを送信' }).click();
-    await expect(app.getByText(defs.oldEmail.errorMessage.pattern)).toBeVisible();
+    await expect(app.getByText(defs.email.errorMessage.pattern)).toBeVisible();
     await box(app, 'メールアドレス').fill(`${address}.jp`);
-    await expect(app.getByText(defs.oldEmail.errorMessage.pattern)).toHaveCount(0);
+    await expect(app.getByText(defs.email.errorMessage.pattern)).toHaveCount(0);
     expect(await mailsTo(address)).toEqual([]);
     await page.screenshot({ path: 'test-results/old-email-auth.png', fullPage: true });
   });

@@ -130,6 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       passwordFailures: int(env, 'LOGIN_FAILURE_LIMIT', DEFAULT_LIMITS.passwordFailures),
       codeFailures: int(env, 'CODE_FAILURE_LIMIT', DEFAULT_LIMITS.codeFailures),
       mailsPerNetworkHour: int(env, 'MAIL_PER_NETWORK_HOUR', DEFAULT_LIMITS.mailsPerNetworkHour),
+      acknowledgementsPerDay: int(env, 'CONTACT_ACKS_PER_DAY', DEFAULT_LIMITS.acknowledgementsPerDay, 0),
     },
     requestTimeoutSeconds: int(env, 'REQUEST_TIMEOUT_SECONDS', 15),
     smtpTimeoutSeconds: int(env, 'SMTP_TIMEOUT_SECONDS', 5),

@@ -9,6 +9,8 @@ declare module 'maildev' {
   }
   export default class MailDev {
     constructor(options: MailDevOptions);
+    /** The smtp-server instance it receives with; its options are read per command. */
+    smtp: { options: { lenientAddressParsing?: boolean } };
     listen(callback?: (error?: Error) => void): void;
     close(callback?: () => void): void;
   }

@@ -2,7 +2,7 @@
 // or `examples` where it has them, else the first option of its list, else a string built to
 // fit its length limits and patterns. Used by the form review page (/user/_forms, dev only);
 // tests check that every form's sample passes the form's own validator.
-import { firstOf, isObject, refChain, ruleNodes, type JsonObject } from './validation/schema-refs';
+import { firstOf, isObject, refChain, refusedPatterns, ruleNodes, type JsonObject } from './validation/schema-refs';
 
 export interface SampleOptions {
   /** The option values of each master list, by master name. */
@@ -21,11 +21,12 @@ function stringLimits(nodes: JsonObject[]) {
 }
 
 /** A string of fitting length that every pattern accepts and no `not` pattern matches. */
-function fittingString(nodes: JsonObject[]): string | undefined {
+function fittingString(root: JsonObject, nodes: JsonObject[]): string | undefined {
   const { min, max } = stringLimits(nodes);
   const patterns = nodes.map((n) => n.pattern).filter((p): p is string => typeof p === 'string').map((p) => new RegExp(p, 'u'));
   const refused = nodes
-    .map((n) => (isObject(n.not) ? n.not.pattern : undefined))
+    .flatMap((n) => (isObject(n.not) ? refusedPatterns(root, n.not) : []))
+    .map((n) => n.pattern)
     .filter((p): p is string => typeof p === 'string')
     .map((p) => new RegExp(p, 'u'));
   for (const filler of FILLERS) {
@@ -60,7 +61,7 @@ function fieldValue(root: JsonObject, name: string, node: JsonObject, options: S
   const format = firstOf(root, node, 'format');
   if (format === 'email') return 'sample@example.jp';
   if (format === 'date') return '2000-01-01';
-  return fittingString(nodes);
+  return fittingString(root, nodes);
 }
 
 const holds = (condition: JsonObject, data: JsonObject): boolean => {

@@ -8,7 +8,7 @@ import { CLIENT_KEY, DATABASES, Harness, expectError, setUpOrFail, testConfig, t
 import { rulesOf } from '../support/schema-messages';
 
 const EMAIL_TAKEN = 'このメールアドレスはすでに登録されています。ログイン、またはパスワードの再設定をご利用ください。';
-const EMAIL_FORMAT = rulesOf('email-change').message('email', 'format');
+const EMAIL_FORMAT = rulesOf('email-change').message('email', 'pattern');
 const NEW_EMAIL_REQUIRED = rulesOf('email-change').required('email');
 const CODE_REQUIRED = rulesOf('email-change-code').required('code');
 const CODE_FORMAT = rulesOf('email-change-code').message('code', 'pattern');

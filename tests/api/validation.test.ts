@@ -7,7 +7,7 @@ import { rulesOf } from '../support/schema-messages';
 const login = rulesOf('login');
 const REQUIRED_EMAIL = login.required('email');
 const REQUIRED_PASSWORD = login.required('password');
-const EMAIL_FORMAT = login.message('email', 'format');
+const EMAIL_FORMAT = login.message('email', 'pattern');
 const EMAIL_LENGTH = login.message('email', 'maxLength');
 const PASSWORD_LENGTH = login.message('password', 'maxLength');
 const CODE_FORMAT = rulesOf('login-code').message('code', 'pattern');

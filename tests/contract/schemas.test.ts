@@ -10,7 +10,7 @@ import { hasWidget, type RJSFSchema } from '@rjsf/utils';
 import messages from '../../messages/ja.json';
 import { createAjv } from '../../src/shared/validation/ajv-setup';
 import type { JsonObject } from '../../src/shared/validation/schema-bundle';
-import { formNames, loadBundledForm, loadSchemaSet, SCHEMAS_DIR } from '../../src/shared/validation/schema-files';
+import { formNames, loadBundledForm, loadSchemaSet, loadSharedSchemas, SCHEMAS_DIR } from '../../src/shared/validation/schema-files';
 import { walkNodes } from '../../src/shared/validation/schema-nodes';
 import { errorPaths, toFieldErrors } from '../../src/shared/validation/field-errors';
 import { normalisers } from '../../src/shared/normalise';
@@ -35,10 +35,12 @@ import {
 const files = schemaFiles();
 const forms = formNames();
 const prepared = loadSchemaSet();
+const sharedDocs = loadSharedSchemas();
 /** The schemas as both sides use them (bundled, required messages given, texts filled): what
- *  the message checks judge. Shared definitions are judged as written (they have no `required`). */
+ *  the message checks judge. Shared definitions are judged as read (they have no `required`),
+ *  with the limits one takes from another filled in. */
 const preparedFiles: SchemaFile[] = [
-  ...files.filter((f) => f.kind === 'shared'),
+  ...files.filter((f) => f.kind === 'shared').map((f) => ({ ...f, schema: sharedDocs[f.schema.$id as string] })),
   ...forms.map((name) => ({ kind: 'form' as const, file: `forms/${name}.schema.json (prepared)`, schema: prepared.forms[name].schema })),
   ...Object.entries(prepared.api).map(([id, schema]) => ({ kind: 'api' as const, file: `${id} (prepared)`, schema })),
 ];

@@ -60,6 +60,8 @@ export const ANNOTATIONS = new Set([
   'x-normalise', 'x-master', 'x-required-message', 'x-default-messages', 'x-forms', 'x-submits', 'x-invalid-examples',
   // the project's own: a pattern in words, for docs/validation-spec.md (tools/validation-spec/)
   'x-pattern-description',
+  // the project's own: limits a shared field takes from another (src/shared/validation/derived-limits.ts)
+  'x-limits-from',
 ]);
 
 /** The error keyword a schema keyword fails with. */

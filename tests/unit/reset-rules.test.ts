@@ -5,9 +5,13 @@ import { applyNormalisers, japaneseDateToIso } from '../../src/shared/normalise'
 import type { FormModule } from '../../src/engine/SchemaForm';
 import { buildFormModule } from '../support/forms';
 import { browserFieldErrors } from '../support/field-messages';
+import { rulesOf } from '../support/schema-messages';
 
 const INVALID_DATE = '日付の形式が正しくありません（例：1990年01月01日）';
-const PHONE_DIGITS = '8〜11桁の数字で入力してください';
+const identity = rulesOf('reset-identity');
+const PHONE_DIGITS = identity.message('phone', 'pattern');
+/** The longest number the reset takes: registration's phone limit (docs/decisions/018). */
+const PHONE_MAX = identity.limit('phone', 'maxLength');
 
 let form: FormModule;
 beforeAll(async () => {
@@ -63,14 +67,21 @@ describe('birthday', () => {
 });
 
 describe('phone', () => {
+  it('takes every length registration stores: its maximum is registration\'s, its message says so', () => {
+    expect(PHONE_MAX).toBe(rulesOf('register-profile').limit('phone', 'maxLength'));
+    expect(PHONE_DIGITS).toBe(`8〜${PHONE_MAX}桁の数字で入力してください`);
+  });
+
   it.each([
     ['03-1234-5678', '0312345678', []],
     ['０３－１２３４－５６７８', '0312345678', []],
     ['090 1234 5678', '09012345678', []],
     ['12345678', '12345678', []],
     ['12345678901', '12345678901', []],
+    ['0120-1234-5678', '012012345678', []],
+    [`0${'9'.repeat(PHONE_MAX - 1)}`, `0${'9'.repeat(PHONE_MAX - 1)}`, []],
     ['1234567', '1234567', [PHONE_DIGITS]],
-    ['123456789012', '123456789012', [PHONE_DIGITS]],
+    [`0${'9'.repeat(PHONE_MAX)}`, `0${'9'.repeat(PHONE_MAX)}`, [PHONE_DIGITS]],
     ['12-34-56', '123456', [PHONE_DIGITS]],
   ])('%s is kept as %s', (typed, kept, messages) => {
     const data = asLeft('1990/1/2', typed);

@@ -8,7 +8,7 @@ import { format } from '../../src/shared/format.ts';
 import { fillMessage } from '../../src/shared/validation/message-params.ts';
 import { formNames, loadBundledForm, loadCatalogue, SCHEMAS_DIR } from '../../src/shared/validation/schema-files.ts';
 import type { JsonObject } from '../../src/shared/validation/schema-bundle.ts';
-import { refChain } from '../../src/shared/validation/schema-refs.ts';
+import { refChain, refusedPatterns } from '../../src/shared/validation/schema-refs.ts';
 import { formFields, isObject, type Condition, type FieldRules, type Rule } from './field-rules.ts';
 
 type Texts = typeof import('../../messages/validation-spec.ja.json');
@@ -195,8 +195,10 @@ function patternCell(ctx: FormContext, field: FieldRules): string[] {
   };
   return field.rules.flatMap((rule) => {
     if (rule.keyword === 'pattern') return [ruleText(ctx, field, rule, describe(rule.node, rule.node.type === undefined))];
-    if (rule.refused && rule.refused.pattern !== undefined) {
-      return [ruleText(ctx, field, rule, fill(ctx.texts.refused, { description: describe(rule.refused, false) }))];
+    const refused = rule.refused ? refusedPatterns(ctx.root, rule.refused) : [];
+    if (refused.length > 0) {
+      const description = refused.map((node) => describe(node, false)).join(ctx.texts.listSeparator);
+      return [ruleText(ctx, field, rule, fill(ctx.texts.refused, { description }))];
     }
     return [];
   });

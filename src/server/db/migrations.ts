@@ -213,6 +213,20 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('email_verifications').addColumn('flow_hash', 'text').execute();
     },
   },
+  '009-acknowledgement-counts': {
+    async up(db: Kysely<unknown>) {
+      // How many contact acknowledgements each address got on a day in Japan: one row, raised by
+      // an atomic upsert in the transaction that stores the inquiry (routes/contact.ts).
+      await db.schema
+        .createTable('acknowledgement_counts')
+        .addColumn('recipient', 'text', (c) => c.notNull())
+        .addColumn('day', 'text', (c) => c.notNull())
+        .addColumn('sent', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('acknowledgement_counts_pk', ['recipient', 'day'])
+        .execute();
+      await db.schema.createIndex('acknowledgement_counts_day').on('acknowledgement_counts').column('day').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -162,6 +162,13 @@ export interface MailOutboxTable {
   sent_at: string | null;
 }
 
+/** Contact acknowledgements queued per recipient (canonical address) and day in Japan (YYYYMMDD). */
+export interface AcknowledgementCountsTable {
+  recipient: string;
+  day: string;
+  sent: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -177,6 +184,7 @@ export interface Database {
   registration_links: RegistrationLinksTable;
   rate_limits: RateLimitsTable;
   mail_outbox: MailOutboxTable;
+  acknowledgement_counts: AcknowledgementCountsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -28,6 +28,9 @@ export interface LimitNumbers {
   earliestLoginPerNetworkHour: number;
   /** Wrong password-reset identities per address and requesting network per hour. */
   identityFailuresPerHour: number;
+  /** Contact acknowledgements one address (canonical) receives per day in Japan; inquiries
+   *  beyond it are stored and answered alike, without the mail. */
+  acknowledgementsPerDay: number;
 }
 
 export const DEFAULT_LIMITS: LimitNumbers = {
@@ -41,6 +44,7 @@ export const DEFAULT_LIMITS: LimitNumbers = {
   earliestLoginMailsPerDay: 5,
   earliestLoginPerNetworkHour: 10,
   identityFailuresPerHour: 10,
+  acknowledgementsPerDay: 3,
 };
 
 /** What each counter counts, and how it answers when a key goes over. */

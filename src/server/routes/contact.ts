@@ -8,6 +8,8 @@ import { isUniqueViolation } from '../db/errors';
 import type { InquiryStatus } from '../db/types';
 import { masterOptions } from '../masters';
 import { iso, japanDay, now } from '../services/clock';
+import { canonicalEmail } from '../../shared/canonical-email';
+import type { MailTemplate } from '../mail/mailer';
 import { apiBody, apiParams, apiResponse } from '../route-schemas';
 import { routeSetting } from '../schema-settings';
 
@@ -45,13 +47,22 @@ export function contactRoutes(app: FastifyInstance, ctx: AppContext) {
 
     const at = now();
     const typeLabel = (await masterOptions(ctx.db, 'inquiry_type')).find((o) => o.value === body.inquiry_type)?.label ?? body.inquiry_type;
-    const acknowledgement = { name: `${sender.last_name_kanji} ${sender.first_name_kanji}`, typeLabel, content: body.purpose_detail };
+    // Only a member's acknowledgement, to the member's own verified address, quotes the inquiry.
+    // A visitor may type anyone's address: theirs holds the ticket number and a fixed text, so
+    // the form cannot make the site mail a stranger words of the visitor's choosing.
+    const acknowledgement: { template: MailTemplate; values: Record<string, string> } = member
+      ? { template: 'contactReceived', values: { name: `${sender.last_name_kanji} ${sender.first_name_kanji}`, typeLabel, content: body.purpose_detail } }
+      : { template: 'contactReceivedVisitor', values: {} };
+    const recipient = canonicalEmail(sender.email);
+    const day = japanDay(at);
     let ticketNo = '';
-    let ackId = '';
+    let ackId: string | undefined;
     for (let attempt = 0; !ticketNo; attempt++) {
       const candidate = ticketNumber(at);
       try {
-        // The inquiry and its acknowledgement are written together: neither exists without the other.
+        // The inquiry, the day's count of acknowledgements to its address and the acknowledgement
+        // are written together. The count is one atomic upsert, so parallel inquiries cannot all
+        // see room left; past the limit the inquiry is still stored and answered alike, unmailed.
         ackId = await ctx.db.transaction().execute(async (tx) => {
           await tx
             .insertInto('inquiries')
@@ -70,14 +81,28 @@ export function contactRoutes(app: FastifyInstance, ctx: AppContext) {
               updated_at: iso(at),
             })
             .execute();
-          return ctx.outbox.queue(tx, sender.email, 'contactReceived', { ...acknowledgement, ticketNo: candidate });
+          const { sent } = await tx
+            .insertInto('acknowledgement_counts')
+            .values({ recipient, day, sent: 1 })
+            .onConflict((oc) => oc.columns(['recipient', 'day']).doUpdateSet((eb) => ({ sent: eb('acknowledgement_counts.sent', '+', 1) })))
+            .returning('sent')
+            .executeTakeFirstOrThrow();
+          if (Number(sent) > ctx.config.limits.acknowledgementsPerDay) return undefined;
+          return ctx.outbox.queue(tx, sender.email, acknowledgement.template, { ...acknowledgement.values, ticketNo: candidate });
         });
         ticketNo = candidate;
       } catch (error) {
         if (!isUniqueViolation(error) || attempt >= 5) throw error;
       }
     }
-    await ctx.outbox.sendQueued(ackId);
+    if (ackId) await ctx.outbox.sendQueued(ackId);
+    // Counts of earlier days are no longer needed (they name addresses): best effort, the
+    // inquiry is stored whatever happens here.
+    await ctx.db
+      .deleteFrom('acknowledgement_counts')
+      .where('day', '<', day)
+      .execute()
+      .catch(() => undefined);
     return { ticket_no: ticketNo };
   });
 

@@ -2,10 +2,12 @@
 // `$ref`ed as `<id>#/$defs/<name>`. ajv resolves those directly (the server adds every shared
 // document), but rjsf only follows refs inside the form's own document, so forms handed to the
 // browser are bundled: each referenced definition is copied into the form's `$defs` as
-// `<id-stem>.<name>` and the ref rewritten to point there. See docs/decisions/002.
+// `<id-stem>.<name>` and the ref rewritten to point there. A ref may point inside a definition
+// (`#/$defs/noUrlOrHtml/not`): the definition is copied and the rest of the pointer kept.
+// See docs/decisions/002.
 export type JsonObject = { [key: string]: unknown };
 
-const DEFS_REF = /^(?:([^#]+))?#\/\$defs\/([^/]+)$/;
+const DEFS_REF = /^(?:([^#]+))?#\/\$defs\/([^/]+)(\/.*)?$/;
 
 function stem(id: string): string {
   return id.replace(/\.json$/, '').replace(/[^A-Za-z0-9_-]/g, '_');
@@ -30,7 +32,7 @@ export function bundleSchema(root: JsonObject, shared: Record<string, JsonObject
         if (!shared[target]) throw new Error(`Unknown shared schema "${target}" in $ref ${value}`);
         const local = `${stem(target)}.${match[2]}`;
         pending.push([target, match[2]]);
-        out[key] = `#/$defs/${local}`;
+        out[key] = `#/$defs/${local}${match[3] ?? ''}`;
       } else {
         out[key] = rewrite(value, ownId);
       }

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { JsonObject } from './schema-bundle.ts';
 import { prepareSchema, prepareUiSchema, type DefaultMessages } from './prepare-schema.ts';
+import { withDerivedLimits } from './derived-limits.ts';
 
 export const SCHEMAS_DIR = fileURLToPath(new URL('../../../schemas/', import.meta.url));
 
@@ -19,13 +20,14 @@ function jsonFiles(dir: string, suffix: string): string[] {
     .sort();
 }
 
-/** The shared field documents as written, keyed by $id. */
+/** The shared field documents as written, keyed by $id, with the limits a field takes from
+ *  another (`x-limits-from`) filled in. */
 export function loadSharedSchemas(dir = SCHEMAS_DIR): Record<string, JsonObject> {
   const out: Record<string, JsonObject> = {};
   for (const file of jsonFiles(join(dir, 'shared'), '.json')) {
     const schema = readJson(join(dir, 'shared', file));
     if (typeof schema.$id !== 'string') throw new Error(`schemas/shared/${file} has no $id`);
-    out[schema.$id] = schema;
+    out[schema.$id] = withDerivedLimits(schema);
   }
   return out;
 }

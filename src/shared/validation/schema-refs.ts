@@ -36,3 +36,11 @@ export function ruleNodes(root: JsonObject, node: JsonObject): JsonObject[] {
 export function firstOf(root: JsonObject, node: JsonObject, keyword: string): unknown {
   return refChain(root, node).find((n) => n[keyword] !== undefined)?.[keyword];
 }
+
+/** The nodes with a pattern that a `not` refuses: its own, what it refers to, each of its anyOf. */
+export function refusedPatterns(root: JsonObject, refused: JsonObject): JsonObject[] {
+  return refChain(root, refused).flatMap((n) => [
+    ...(n.pattern !== undefined ? [n] : []),
+    ...(Array.isArray(n.anyOf) ? n.anyOf.filter(isObject).flatMap((part) => refusedPatterns(root, part)) : []),
+  ]);
+}
