@@ -57,7 +57,8 @@ export interface BuildOptions {
   municipalities?: Municipality[];
   /** Milliseconds a client has to send a whole request (slow bodies are dropped with 408). */
   requestTimeoutMs?: number;
-  /** Fastify trustProxy: whose X-Forwarded-For names the client (the per-IP limit counts it). */
+  /** Fastify trustProxy: whose X-Forwarded-For names the client (the per-IP limit counts it).
+   *  Default: loopback only (TRUST_PROXY in config.ts). */
   trustProxy?: string | boolean;
   /** Attempt counters in Redis instead of the database (REDIS_URL). */
   redis?: Redis;
@@ -139,7 +140,7 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
     logger: opts.logger ?? false,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 64 * 1024,
-    trustProxy: opts.trustProxy ?? 'loopback,linklocal,uniquelocal',
+    trustProxy: opts.trustProxy ?? 'loopback',
     // A request must arrive whole within requestTimeout, and a silent socket is closed after
     // twice that: half-sent bodies cannot hold connections open.
     requestTimeout,
