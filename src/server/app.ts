@@ -146,6 +146,13 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
     requestTimeout,
     connectionTimeout: requestTimeout * 2,
   });
+  // An empty body sent as JSON is no body, not malformed JSON: clients' libraries add
+  // `Content-Type: application/json` to body-less calls, and logout must end the session
+  // whatever headers it carries. A route with a body schema still refuses the missing body
+  // (400 BAD_REQUEST from the schema, as with no Content-Type at all).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser<string>('application/json', { parseAs: 'string' }, (request, body, done) => (body === '' ? done(null, undefined) : parseJson(request, body, done)));
   const routes: RouteSummary[] = [];
   ROUTES.set(app, routes);
   app.addHook('onRoute', (route) => {
