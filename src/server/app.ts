@@ -39,6 +39,7 @@ import { sweepRateLimits } from './limits/kysely-store';
 import { createOutbox } from './mail/outbox';
 import type { Redis } from 'ioredis';
 import { verifyRoutes } from './routes/verify';
+import { answerClientError, closeIfBodyUnread, requestTimeouts } from './transport';
 
 export interface BuildOptions {
   db: Db;
@@ -55,7 +56,7 @@ export interface BuildOptions {
   logger?: boolean;
   /** The denshijiti master; by default the official list narrowed by schemas/masters/denshijiti.json. */
   municipalities?: Municipality[];
-  /** Milliseconds a client has to send a whole request (slow bodies are dropped with 408). */
+  /** Milliseconds a client has to send a whole request (slower ones are answered 408 and closed). */
   requestTimeoutMs?: number;
   /** Fastify trustProxy: whose X-Forwarded-For names the client (the per-IP limit counts it).
    *  Default: loopback only (TRUST_PROXY in config.ts). */
@@ -141,9 +142,12 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 64 * 1024,
     trustProxy: opts.trustProxy ?? 'loopback',
-    // A request must arrive whole within requestTimeout, and a silent socket is closed after
-    // twice that: half-sent bodies cannot hold connections open.
+    // A request must arrive whole within requestTimeout (then 408 and the connection closed),
+    // and a silent socket is closed after twice that: half-sent bodies cannot hold connections
+    // open.
     requestTimeout,
+    http: requestTimeouts(requestTimeout),
+    clientErrorHandler: answerClientError,
     connectionTimeout: requestTimeout * 2,
   });
   // An empty body sent as JSON is no body, not malformed JSON: clients' libraries add
@@ -235,6 +239,7 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
   installAuth(app, opts.clientKey, sessions);
   installRouteValidation(app, validation, messages.form.fallbackFieldError);
   app.setErrorHandler((thrown: Error & { statusCode?: number }, request, reply) => {
+    closeIfBodyUnread(request, reply);
     let error = thrown;
     // An outage answers as the DB_UNAVAILABLE error the start-up gate throws: one 503, one Retry-After.
     if (!(error instanceof ApiError) && isDatabaseUnavailable(error)) {
@@ -251,7 +256,10 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send(new ApiError('INTERNAL').toBody());
   });
-  app.setNotFoundHandler((_, reply) => reply.code(404).send(new ApiError('NOT_FOUND').toBody()));
+  app.setNotFoundHandler((request, reply) => {
+    closeIfBodyUnread(request, reply);
+    return reply.code(404).send(new ApiError('NOT_FOUND').toBody());
+  });
 
   healthRoutes(app, ctx);
   userAuthRoutes(app, ctx);

@@ -48,7 +48,7 @@ export interface Config {
   trustProxy: string;
   /** Attempt limits (docs/decisions/015). */
   limits: LimitNumbers;
-  /** A request must arrive whole within this; slow bodies are dropped. */
+  /** A request must arrive whole within this; a slower one is answered 408 and closed. */
   requestTimeoutSeconds: number;
   /** SMTP connect, greeting and socket timeouts. */
   smtpTimeoutSeconds: number;
