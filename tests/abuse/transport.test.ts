@@ -2,9 +2,12 @@
 // the per-IP limit counts, body-less calls whatever headers they carry, bodies that arrive too
 // slowly, and the database states that mean "not available now".
 import { connect, type AddressInfo } from 'node:net';
+import pg from 'pg';
+import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { API_MESSAGES, CLIENT_KEY, DATABASES, Harness, expectError, expectJapaneseOnly, setUpOrFail, testConfig, type ErrorBody } from '../support/api-harness';
+import { API_MESSAGES, CLIENT_KEY, DATABASES, Harness, PG_URL, expectError, expectJapaneseOnly, setUpOrFail, testConfig, type ErrorBody } from '../support/api-harness';
 import { loadConfig } from '../../src/server/config';
+import { isDatabaseUnavailable, isMissingDatabase } from '../../src/server/db/errors';
 
 /** Credential requests one client address may make per window (point 5). */
 const IP_LIMIT = 3;
@@ -89,13 +92,103 @@ function expectRawError(answer: RawAnswer, status: number, code: keyof typeof AP
   expectJapaneseOnly(body);
 }
 
+/** An error as node-postgres reports one from the server: SQLSTATE, severity and source file. */
+type PgError = Error & { code: string; severity: string; file: string };
+const pgError = (code: string, message: string, file: string, severity = 'ERROR'): PgError => Object.assign(new Error(message), { code, severity, file });
+
+/** PostgreSQL's states, as the server reports them, and whether each means "not available now". */
+const PG_STATES: Array<[error: PgError, outage: boolean]> = [
+  [pgError('08006', 'server closed the connection unexpectedly', 'pqcomm.c', 'FATAL'), true],
+  [pgError('08001', 'could not connect to server', 'fe-connect.c', 'FATAL'), true],
+  [pgError('08P01', 'bind message supplies 1 parameters, but prepared statement "" requires 2', 'postgres.c'), false],
+  [pgError('53300', 'sorry, too many clients already', 'proc.c', 'FATAL'), true],
+  [pgError('53100', 'could not extend file: No space left on device', 'md.c'), true],
+  [pgError('53200', 'out of memory', 'mcxt.c'), true],
+  [pgError('55000', 'database "site" is not currently accepting connections', 'postinit.c', 'FATAL'), true],
+  [pgError('55000', 'lastval is not yet defined in this session', 'sequence.c'), false],
+  [pgError('55006', 'database "site" is being accessed by other users', 'dbcommands.c'), false],
+  [pgError('55P03', 'canceling statement due to lock timeout', 'postgres.c'), true],
+  [pgError('57014', 'canceling statement due to statement timeout', 'postgres.c'), false],
+  [pgError('57P01', 'terminating connection due to administrator command', 'postgres.c', 'FATAL'), true],
+  [pgError('57P02', 'terminating connection because of crash of another server process', 'postgres.c', 'FATAL'), true],
+  [pgError('57P03', 'the database system is starting up', 'backend_startup.c', 'FATAL'), true],
+  [pgError('57P04', 'terminating connection due to conflict with recovery', 'postgres.c', 'FATAL'), true],
+  [pgError('57P05', 'terminating connection due to idle-session timeout', 'postgres.c', 'FATAL'), true],
+  [pgError('3D000', 'database "site" does not exist', 'postinit.c', 'FATAL'), true],
+  [pgError('25006', 'cannot execute INSERT in a read-only transaction', 'utility.c'), true],
+  [pgError('28P01', 'password authentication failed for user "site"', 'auth.c', 'FATAL'), false],
+  [pgError('28000', 'no pg_hba.conf entry for host "10.0.0.9", user "site", database "site"', 'auth.c', 'FATAL'), false],
+  [pgError('58000', 'could not fork new process for connection: Resource temporarily unavailable', 'postmaster.c', 'FATAL'), true],
+  [pgError('58030', 'could not read block 0 in file "base/16384/16385": Input/output error', 'md.c'), true],
+  [pgError('58P01', 'could not open file "/tmp/x" for reading: No such file or directory', 'copyfromparse.c'), false],
+  [pgError('42P01', 'relation "users" does not exist', 'parse_relation.c'), false],
+  [pgError('23505', 'duplicate key value violates unique constraint "users_email_key"', 'nbtinsert.c'), false],
+];
+
+describe('point 10: the outage classifier', () => {
+  it('point 10: every PostgreSQL state that means "not available now" is an outage, and no other', () => {
+    for (const [error, outage] of PG_STATES) expect(isDatabaseUnavailable(error), `${error.code} ${error.message}`).toBe(outage);
+    // A database that does not exist is an outage while the site runs, but stops the start-up.
+    expect(PG_STATES.filter(([error]) => isMissingDatabase(error)).map(([error]) => error.code)).toEqual(['3D000']);
+  });
+
+  it('point 10: the real PostgreSQL server\'s refusals are judged the same', async () => {
+    /** What opening a session on `database` fails with. */
+    const refusal = async (database: string) => {
+      const url = new URL(PG_URL);
+      url.pathname = `/${database}`;
+      const client = new pg.Client({ connectionString: url.toString(), connectionTimeoutMillis: 5000 });
+      try {
+        await client.connect();
+        throw new Error(`${database} accepted the connection`);
+      } catch (error) {
+        return error;
+      } finally {
+        await client.end().catch(() => {});
+      }
+    };
+    // template0 never allows connections (datallowconn false): the maintenance state, at session start.
+    const closed = await refusal('template0');
+    expect(closed).toMatchObject({ code: '55000' });
+    expect(isDatabaseUnavailable(closed)).toBe(true);
+    const missing = await refusal(`no_such_database_${Date.now()}`);
+    expect(missing).toMatchObject({ code: '3D000' });
+    expect(isDatabaseUnavailable(missing) && isMissingDatabase(missing)).toBe(true);
+    // The same SQLSTATE from a statement is the statement's own fault.
+    const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 5000 });
+    await client.connect();
+    try {
+      const bug = await client.query('select lastval()').then(() => undefined, (error: unknown) => error);
+      expect(bug).toMatchObject({ code: '55000' });
+      expect(isDatabaseUnavailable(bug)).toBe(false);
+    } finally {
+      await client.end();
+    }
+  });
+});
+
+/** Every statement the app runs fails with `error` while it is set, as a database in that state
+ *  would answer it. */
+class DatabaseState implements KyselyPlugin {
+  error: Error | undefined;
+
+  transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
+    return node;
+  }
+
+  async transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    if (this.error) throw this.error;
+    return result;
+  }
+}
+
 describe.each(DATABASES)('transport ($name)', ({ kind }) => {
   let h: Harness;
-
+  const state = new DatabaseState();
   let port: number;
 
   setUpOrFail(async () => {
-    h = await Harness.start(kind, { extra: { requestTimeoutMs: TIMEOUT_MS } });
+    h = await Harness.start(kind, { plugins: [state], extra: { requestTimeoutMs: TIMEOUT_MS } });
     // Point 8 needs the real HTTP server: timeouts and connections are Node's, not inject()'s.
     await h.app.listen({ port: 0, host: '127.0.0.1' });
     port = (h.app.server.address() as AddressInfo).port;
@@ -190,5 +283,29 @@ describe.each(DATABASES)('transport ($name)', ({ kind }) => {
 
     // The server goes on serving.
     expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+  });
+
+  it('point 10: a route meeting a "not available now" state answers the Japanese 503 with Retry-After, and serves again after', async () => {
+    const { token } = await h.loginWithCode(await h.createMember());
+    const options = () => h.app.inject({ method: 'GET', url: '/v1/master/options?master_name=job', headers: { 'x-client-key': CLIENT_KEY } });
+    try {
+      for (const [error, outage] of PG_STATES) {
+        state.error = error;
+        for (const res of [await h.info(token), await options()]) {
+          const what = `${error.code} ${error.message}: ${res.body}`;
+          if (outage) {
+            expect(res.headers['retry-after'], what).toBe('5');
+            expectError(res, 503, 'DB_UNAVAILABLE');
+          } else {
+            expect(res.headers['retry-after'], what).toBeUndefined();
+            expectError(res, 500, 'INTERNAL');
+          }
+        }
+      }
+    } finally {
+      state.error = undefined;
+    }
+    expect((await h.info(token)).statusCode).toBe(200);
+    expect((await options()).statusCode).toBe(200);
   });
 });
