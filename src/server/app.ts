@@ -39,6 +39,7 @@ import { sweepRateLimits } from './limits/kysely-store';
 import { createOutbox } from './mail/outbox';
 import type { Redis } from 'ioredis';
 import { verifyRoutes } from './routes/verify';
+import { answerClientError, closeIfBodyUnread, requestTimeouts } from './transport';
 
 export interface BuildOptions {
   db: Db;
@@ -55,9 +56,10 @@ export interface BuildOptions {
   logger?: boolean;
   /** The denshijiti master; by default the official list narrowed by schemas/masters/denshijiti.json. */
   municipalities?: Municipality[];
-  /** Milliseconds a client has to send a whole request (slow bodies are dropped with 408). */
+  /** Milliseconds a client has to send a whole request (slower ones are answered 408 and closed). */
   requestTimeoutMs?: number;
-  /** Fastify trustProxy: whose X-Forwarded-For names the client (the per-IP limit counts it). */
+  /** Fastify trustProxy: whose X-Forwarded-For names the client (the per-IP limit counts it).
+   *  Default: loopback only (TRUST_PROXY in config.ts). */
   trustProxy?: string | boolean;
   /** Attempt counters in Redis instead of the database (REDIS_URL). */
   redis?: Redis;
@@ -139,12 +141,22 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
     logger: opts.logger ?? false,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 64 * 1024,
-    trustProxy: opts.trustProxy ?? 'loopback,linklocal,uniquelocal',
-    // A request must arrive whole within requestTimeout, and a silent socket is closed after
-    // twice that: half-sent bodies cannot hold connections open.
+    trustProxy: opts.trustProxy ?? 'loopback',
+    // A request must arrive whole within requestTimeout (then 408 and the connection closed),
+    // and a silent socket is closed after twice that: half-sent bodies cannot hold connections
+    // open.
     requestTimeout,
+    http: requestTimeouts(requestTimeout),
+    clientErrorHandler: answerClientError,
     connectionTimeout: requestTimeout * 2,
   });
+  // An empty body sent as JSON is no body, not malformed JSON: clients' libraries add
+  // `Content-Type: application/json` to body-less calls, and logout must end the session
+  // whatever headers it carries. A route with a body schema still refuses the missing body
+  // (400 BAD_REQUEST from the schema, as with no Content-Type at all).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser<string>('application/json', { parseAs: 'string' }, (request, body, done) => (body === '' ? done(null, undefined) : parseJson(request, body, done)));
   const routes: RouteSummary[] = [];
   ROUTES.set(app, routes);
   app.addHook('onRoute', (route) => {
@@ -227,6 +239,7 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
   installAuth(app, opts.clientKey, sessions);
   installRouteValidation(app, validation, messages.form.fallbackFieldError);
   app.setErrorHandler((thrown: Error & { statusCode?: number }, request, reply) => {
+    closeIfBodyUnread(request, reply);
     let error = thrown;
     // An outage answers as the DB_UNAVAILABLE error the start-up gate throws: one 503, one Retry-After.
     if (!(error instanceof ApiError) && isDatabaseUnavailable(error)) {
@@ -243,7 +256,10 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send(new ApiError('INTERNAL').toBody());
   });
-  app.setNotFoundHandler((_, reply) => reply.code(404).send(new ApiError('NOT_FOUND').toBody()));
+  app.setNotFoundHandler((request, reply) => {
+    closeIfBodyUnread(request, reply);
+    return reply.code(404).send(new ApiError('NOT_FOUND').toBody());
+  });
 
   healthRoutes(app, ctx);
   userAuthRoutes(app, ctx);

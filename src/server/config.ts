@@ -43,11 +43,12 @@ export interface Config {
   /** redis://… keeps the attempt counters in Redis; unset: in the database. */
   redisUrl: string | undefined;
   /** Which proxies' X-Forwarded-For is believed (Fastify trustProxy): the per-IP limit counts
-   *  the address they report. */
+   *  the address they report. Loopback only unless set: behind Docker, Kubernetes or a LAN every
+   *  peer has a private address, and believing them all lets any client pick its own key. */
   trustProxy: string;
   /** Attempt limits (docs/decisions/015). */
   limits: LimitNumbers;
-  /** A request must arrive whole within this; slow bodies are dropped. */
+  /** A request must arrive whole within this; a slower one is answered 408 and closed. */
   requestTimeoutSeconds: number;
   /** SMTP connect, greeting and socket timeouts. */
   smtpTimeoutSeconds: number;
@@ -122,7 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     verifiedEmailSeconds: int(env, 'VERIFIED_EMAIL_SECONDS', 3600),
     registrationLinkSeconds: int(env, 'REGISTRATION_LINK_SECONDS', 86400),
     redisUrl,
-    trustProxy: env.TRUST_PROXY ?? 'loopback,linklocal,uniquelocal',
+    trustProxy: env.TRUST_PROXY ?? 'loopback',
     limits: {
       ...DEFAULT_LIMITS,
       ipRequests: int(env, 'RATE_LIMIT_IP', DEFAULT_LIMITS.ipRequests),

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { loadConfig, smtpUrlOf, type Config } from './config';
 import { openDb, migrate } from './db/connect';
-import { isDatabaseUnavailable } from './db/errors';
+import { isDatabaseUnavailable, isMissingDatabase } from './db/errors';
 import { createMailer } from './mail/mailer';
 import { startMailCatcher } from './mail/catcher';
 import { build, type BuildOptions } from './app';
@@ -33,7 +33,8 @@ export interface StackOptions {
 
 /** Runs `attempt` until it succeeds and resolves true. A failure because the database cannot
  *  be reached (isDatabaseUnavailable) is reported to `onUnavailable` and tried again after a
- *  wait that doubles up to maxDelayMs; any other failure (a broken migration, a bug) rejects.
+ *  wait that doubles up to maxDelayMs; any other failure (a broken migration, a bug, a database
+ *  that does not exist) rejects.
  *  Resolves false, without another try, once `signal` aborts. */
 export async function retryWhileDatabaseUnavailable(
   attempt: () => Promise<void>,
@@ -46,7 +47,7 @@ export async function retryWhileDatabaseUnavailable(
       return true;
     } catch (error) {
       if (signal?.aborted) return false; // the stack was closed under the attempt
-      if (!isDatabaseUnavailable(error)) throw error;
+      if (!isDatabaseUnavailable(error) || isMissingDatabase(error)) throw error;
       onUnavailable?.(error, tries, delayMs);
     }
     // ref: false: a pending retry alone does not keep a closed process alive

@@ -58,6 +58,7 @@ export const API_MESSAGES: Partial<Record<ErrorCode, string>> = {
   CODE_RATE_LIMITED: '認証コードの送信回数が上限に達しました。しばらく時間をおいてから、もう一度お試しください。',
   MAIL_FAILED: 'メールの送信に失敗しました。しばらく時間をおいてから、もう一度お試しください。',
   NOT_FOUND: 'お探しのページまたはデータが見つかりません。',
+  REQUEST_TIMEOUT: '送信に時間がかかりすぎたため、受け付けられませんでした。通信環境をご確認のうえ、もう一度お試しください。',
   BAD_REQUEST: '送信内容の形式が正しくありません。',
   INTERNAL: 'サーバーエラーが発生しました。しばらく時間をおいてから、もう一度お試しください。',
   EMAIL_TAKEN: 'このメールアドレスはすでに登録されています。ログイン、またはパスワードの再設定をご利用ください。',
@@ -406,7 +407,7 @@ export class Harness {
       applicationName,
       extra = {},
       schemasDir,
-    }: { config?: Partial<AppConfig>; plugins?: KyselyPlugin[]; applicationName?: string; extra?: Pick<BuildOptions, 'redis' | 'limitPrefix' | 'municipalities'>; schemasDir?: string } = {},
+    }: { config?: Partial<AppConfig>; plugins?: KyselyPlugin[]; applicationName?: string; extra?: Pick<BuildOptions, 'redis' | 'limitPrefix' | 'municipalities' | 'requestTimeoutMs'>; schemasDir?: string } = {},
   ): Promise<Harness> {
     const testDb = await openTestDb(kind, { applicationName });
     const mailer = new FakeMailer();
