@@ -31,10 +31,12 @@ function codeGuessesPerDay(limits: LimitNumbers): number {
 }
 
 describe('the arithmetic of the default limits', () => {
-  it('a code guess succeeds with under 0.1% per address per day', () => {
-    const chance = guessChance(codeGuessesPerDay(DEFAULT_LIMITS));
-    expect(chance).toBeLessThan(0.001);
-    // Without the account limit the per-code limit alone allowed codesPerHour × attempts × 24.
+  it('a code guess succeeds with at most 0.1% per address per day, over the two purposes that can succeed for one address', () => {
+    // A member's address: login and reset; any other address: registration and e-mail change
+    // (docs/decisions/015). Each purpose has its own ceiling.
+    const chance = guessChance(2 * codeGuessesPerDay(DEFAULT_LIMITS));
+    expect(chance).toBeLessThanOrEqual(0.001);
+    // Without the address's ceiling the per-code limit alone allowed codesPerHour × attempts × 24.
     expect(guessChance(testConfig.codesPerHour * testConfig.codeMaxAttempts * 24)).toBeGreaterThan(0.01);
   });
 

@@ -38,7 +38,7 @@ export const DEFAULT_LIMITS: LimitNumbers = {
   ipWindowSeconds: 15 * 60,
   passwordFailures: 100,
   passwordWindowSeconds: 24 * 3600,
-  codeFailures: 25,
+  codeFailures: 20,
   codeWindowSeconds: 24 * 3600,
   mailsPerNetworkHour: 60,
   earliestLoginMailsPerDay: 5,
