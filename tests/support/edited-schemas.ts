@@ -1,6 +1,6 @@
 // A product owner's edit, made in JSON only on a copy of schemas/ and messages/: the registration
-// form's purpose_detail limit (80 → 100 in the project as shipped), one message's wording and
-// one new purpose option. Tests that show every part of the stack follows it import this (the
+// form's purpose_detail limit (80 → 100 in the project as shipped), one message's wording, the
+// kanji family name's limit and wording (shared by every form) and one new purpose option. Tests that show every part of the stack follows it import this (the
 // validation spec generator's test adds its own check on the same copy). `copySchemas` gives a
 // plain copy for a test's own edit.
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,6 +29,9 @@ export interface EditedCopy extends SchemasCopy {
   banMessage: string;
   /** The purpose option added to schemas/masters/options.json. */
   option: { value: string; label: string };
+  /** The kanji family name's (fields.json kanjiFamilyName) maxLength before and after, and its
+   *  reworded pattern message. */
+  familyName: { before: number; after: number; patternMessage: string };
 }
 
 function editJson(file: string, edit: (json: JsonObject) => void) {
@@ -80,5 +83,15 @@ export function makeEditedCopy(): EditedCopy {
     // Before "other", where a product owner would add it.
     list.splice(Math.max(0, list.length - 1), 0, option);
   });
-  return { ...copy, before, after, banMessage, option };
+  const familyName = { before: 0, after: 0, patternMessage: '' };
+  copy.edit('shared/fields.json', (json) => {
+    const def = (json.$defs as Record<string, JsonObject>).kanjiFamilyName;
+    const messages = def.errorMessage as JsonObject;
+    familyName.before = def.maxLength as number;
+    familyName.after = familyName.before - 20;
+    def.maxLength = familyName.after;
+    familyName.patternMessage = `${messages.pattern as string}（テスト用に言い換えた文言）`;
+    messages.pattern = familyName.patternMessage;
+  });
+  return { ...copy, before, after, banMessage, option, familyName };
 }
