@@ -12,6 +12,7 @@ import type { Selectable } from 'kysely';
 import type { InquiriesTable } from '../../src/server/db/types';
 import { CLIENT_KEY, DATABASES, Harness, expectError, japaneseText, setUpOrFail, validContact, type Member } from '../support/api-harness';
 import { rulesOf } from '../support/schema-messages';
+import messages from '../../messages/ja.json';
 
 // schemas/api/contact.json, schemas/forms/contact.schema.json, schemas/shared/fields.json and
 // messages/ja.json "api".
@@ -22,9 +23,16 @@ const CONTENT_MAX = contactRules.limit('purpose_detail', 'maxLength');
 const NAME_MAX = contactRules.limit('last_name_kanji', 'maxLength');
 const MAX_200 = contactRules.message('purpose_detail', 'maxLength');
 const NO_URL = contactRules.message('purpose_detail', 'not');
-const AGREEMENT = '同意欄にチェックを入れてください';
-const MASTER_UNKNOWN = '選択肢の一覧にない値です。選択し直してください。';
-const SELECT = '選択してください';
+const MASTER_UNKNOWN = messages.api.MASTER_UNKNOWN;
+const SELECT = contactRules.message('inquiry_type', 'pattern');
+/** The agreements' messages: the form's (agree_privacy) and the payload's own copy (privacy_checked). */
+const agreements = { agree_privacy: rulesOf('contact-privacy'), privacy_checked: rulesOf('api.contact.json') };
+/** What `field` answers when the given keywords fail (each message once, as the server lists them). */
+const agreement = (field: keyof typeof agreements, ...keywords: string[]) => [
+  ...new Set(keywords.map((keyword) => (keyword === 'required' ? agreements[field].required(field) : agreements[field].message(field, keyword)))),
+];
+/** A required field's message. */
+const required = (field: string) => contactRules.required(field);
 const FAMILY_NAME = contactRules.message('last_name_kanji', 'pattern');
 const GIVEN_NAME = contactRules.message('first_name_kanji', 'pattern');
 const EMAIL_FORMAT = contactRules.message('email', 'pattern');
@@ -221,10 +229,7 @@ describe.each(DATABASES)('POST /v1/contact ($name)', ({ kind }) => {
 
   // -------------------------------------------------------------------------------------------
   describe('validation', () => {
-    it.each([
-      ['20 characters', 20],
-      ['200 characters', 200],
-    ])('content of %s is accepted and stored whole', async (_label, n) => {
+    it.each([CONTENT_MIN, CONTENT_MAX])('content of %i characters is accepted and stored whole', async (n) => {
       const row = await expectAccepted(validContact(h.uniqueEmail('len'), { purpose_detail: japaneseText(n) }));
       expect(row.content).toBe(japaneseText(n));
     });
@@ -234,32 +239,32 @@ describe.each(DATABASES)('POST /v1/contact ($name)', ({ kind }) => {
       [`content of ${CONTENT_MIN - 1} characters`, { purpose_detail: japaneseText(CONTENT_MIN - 1) }, { purpose_detail: [MIN_20] }],
       [`content of ${CONTENT_MAX + 1} characters`, { purpose_detail: japaneseText(CONTENT_MAX + 1) }, { purpose_detail: [MAX_200] }],
       ['content empty', { purpose_detail: '' }, { purpose_detail: [MIN_20] }],
-      ['content missing', { purpose_detail: undefined }, { purpose_detail: ['お問い合わせ内容を入力してください'] }],
-      ['content with https://', { purpose_detail: `${japaneseText(20)}https://example.jp` }, { purpose_detail: [NO_URL] }],
-      ['content with http:', { purpose_detail: `http://example.jp ${japaneseText(20)}` }, { purpose_detail: [NO_URL] }],
-      ['content with ftp:', { purpose_detail: `ftp://example.jp ${japaneseText(20)}` }, { purpose_detail: [NO_URL] }],
-      ['content with www.', { purpose_detail: `${japaneseText(20)}www.example.jp` }, { purpose_detail: [NO_URL] }],
-      ['content with <b>', { purpose_detail: `<b>${japaneseText(20)}</b>` }, { purpose_detail: [NO_URL] }],
-      ['content with <script>', { purpose_detail: `${japaneseText(20)}<script>alert(1)</script>` }, { purpose_detail: [NO_URL] }],
+      ['content missing', { purpose_detail: undefined }, { purpose_detail: [required('purpose_detail')] }],
+      ['content with https://', { purpose_detail: `${japaneseText(CONTENT_MIN)}https://example.jp` }, { purpose_detail: [NO_URL] }],
+      ['content with http:', { purpose_detail: `http://example.jp ${japaneseText(CONTENT_MIN)}` }, { purpose_detail: [NO_URL] }],
+      ['content with ftp:', { purpose_detail: `ftp://example.jp ${japaneseText(CONTENT_MIN)}` }, { purpose_detail: [NO_URL] }],
+      ['content with www.', { purpose_detail: `${japaneseText(CONTENT_MIN)}www.example.jp` }, { purpose_detail: [NO_URL] }],
+      ['content with <b>', { purpose_detail: `<b>${japaneseText(CONTENT_MIN)}</b>` }, { purpose_detail: [NO_URL] }],
+      ['content with <script>', { purpose_detail: `${japaneseText(CONTENT_MIN)}<script>alert(1)</script>` }, { purpose_detail: [NO_URL] }],
       // the three selects
-      ['job missing', { job: undefined }, { job: ['就業形態を選択してください'] }],
-      ['inquiry_type missing', { inquiry_type: undefined }, { inquiry_type: ['お問い合わせの種類を選択してください'] }],
-      ['inquiry_user_type missing', { inquiry_user_type: undefined }, { inquiry_user_type: ['お客様の区分を選択してください'] }],
+      ['job missing', { job: undefined }, { job: [required('job')] }],
+      ['inquiry_type missing', { inquiry_type: undefined }, { inquiry_type: [required('inquiry_type')] }],
+      ['inquiry_user_type missing', { inquiry_user_type: undefined }, { inquiry_user_type: [required('inquiry_user_type')] }],
       ['job 77 (not in the list)', { job: '77' }, { job: [MASTER_UNKNOWN] }],
       ['inquiry_type 77 (not in the list)', { inquiry_type: '77' }, { inquiry_type: [MASTER_UNKNOWN] }],
       ['inquiry_user_type 77 (not in the list)', { inquiry_user_type: '77' }, { inquiry_user_type: [MASTER_UNKNOWN] }],
       ['all three unknown', { job: '98', inquiry_type: '98', inquiry_user_type: '98' }, { job: [MASTER_UNKNOWN], inquiry_type: [MASTER_UNKNOWN], inquiry_user_type: [MASTER_UNKNOWN] }],
       ['inquiry_type not a code', { inquiry_type: 'abc' }, { inquiry_type: [SELECT] }],
       // the agreements
-      ['privacy_checked false', { privacy_checked: false }, { privacy_checked: [AGREEMENT] }],
-      ['agree_privacy false', { agree_privacy: false }, { agree_privacy: [AGREEMENT] }],
-      ['privacy_checked missing', { privacy_checked: undefined }, { privacy_checked: [AGREEMENT] }],
-      ['agree_privacy missing', { agree_privacy: undefined }, { agree_privacy: [AGREEMENT] }],
-      ['agree_privacy "true" as text', { agree_privacy: 'true' }, { agree_privacy: [AGREEMENT] }],
-      ['both agreements false', { privacy_checked: false, agree_privacy: false }, { privacy_checked: [AGREEMENT], agree_privacy: [AGREEMENT] }],
+      ['privacy_checked false', { privacy_checked: false }, { privacy_checked: agreement('privacy_checked', 'const') }],
+      ['agree_privacy false', { agree_privacy: false }, { agree_privacy: agreement('agree_privacy', 'const') }],
+      ['privacy_checked missing', { privacy_checked: undefined }, { privacy_checked: agreement('privacy_checked', 'required') }],
+      ['agree_privacy missing', { agree_privacy: undefined }, { agree_privacy: agreement('agree_privacy', 'required') }],
+      ['agree_privacy "true" as text', { agree_privacy: 'true' }, { agree_privacy: agreement('agree_privacy', 'type', 'const') }],
+      ['both agreements false', { privacy_checked: false, agree_privacy: false }, { privacy_checked: agreement('privacy_checked', 'const'), agree_privacy: agreement('agree_privacy', 'const') }],
       // names, as registration
-      ['last_name_kanji missing', { last_name_kanji: undefined }, { last_name_kanji: ['姓を入力してください'] }],
-      ['first_name_kanji missing', { first_name_kanji: undefined }, { first_name_kanji: ['名を入力してください'] }],
+      ['last_name_kanji missing', { last_name_kanji: undefined }, { last_name_kanji: [required('last_name_kanji')] }],
+      ['first_name_kanji missing', { first_name_kanji: undefined }, { first_name_kanji: [required('first_name_kanji')] }],
       ['last_name_kanji with two full-width spaces', { last_name_kanji: '山　田　太' }, { last_name_kanji: [FAMILY_NAME] }],
       ['last_name_kanji with a half-width space', { last_name_kanji: '山田 太' }, { last_name_kanji: [FAMILY_NAME] }],
       ['last_name_kanji ending in a full-width space', { last_name_kanji: '山田　' }, { last_name_kanji: [FAMILY_NAME] }],
@@ -269,7 +274,7 @@ describe.each(DATABASES)('POST /v1/contact ($name)', ({ kind }) => {
       ['first_name_kanji with digits', { first_name_kanji: '太郎2' }, { first_name_kanji: [GIVEN_NAME] }],
       [`last_name_kanji of ${NAME_MAX + 1} characters`, { last_name_kanji: '山'.repeat(NAME_MAX + 1) }, { last_name_kanji: [contactRules.message('last_name_kanji', 'maxLength')] }],
       // e-mail
-      ['email missing', { email: undefined }, { email: ['メールアドレスは必須です'] }],
+      ['email missing', { email: undefined }, { email: [required('email')] }],
       ['email not an address', { email: 'not-an-email' }, { email: [EMAIL_FORMAT] }],
     ])('%s → 400 VALIDATION with the field message, nothing stored, no mail', async (_label, overrides, fields) => {
       await expectRefused(validContact(h.uniqueEmail('bad'), overrides), fields);
@@ -289,15 +294,15 @@ describe.each(DATABASES)('POST /v1/contact ($name)', ({ kind }) => {
       await expectRefused(
         {},
         {
-          last_name_kanji: ['姓を入力してください'],
-          first_name_kanji: ['名を入力してください'],
-          email: ['メールアドレスは必須です'],
-          inquiry_user_type: ['お客様の区分を選択してください'],
-          inquiry_type: ['お問い合わせの種類を選択してください'],
-          job: ['就業形態を選択してください'],
-          purpose_detail: ['お問い合わせ内容を入力してください'],
-          privacy_checked: [AGREEMENT],
-          agree_privacy: [AGREEMENT],
+          last_name_kanji: [required('last_name_kanji')],
+          first_name_kanji: [required('first_name_kanji')],
+          email: [required('email')],
+          inquiry_user_type: [required('inquiry_user_type')],
+          inquiry_type: [required('inquiry_type')],
+          job: [required('job')],
+          purpose_detail: [required('purpose_detail')],
+          privacy_checked: agreement('privacy_checked', 'required'),
+          agree_privacy: agreement('agree_privacy', 'required'),
         },
       );
     });

@@ -554,22 +554,22 @@ describe.each(DATABASES)('registration ($name)', ({ kind }) => {
       expectError(await h.register({}), 400, 'VALIDATION', {
         email: [EMAIL_REQUIRED],
         verification_code: [KEY_REQUIRED],
-        password: ['パスワードを入力してください'],
-        password_confirm: ['確認用のパスワードを入力してください'],
-        last_name_kanji: ['姓を入力してください'],
-        first_name_kanji: ['名を入力してください'],
-        last_name_alphabet: ['姓（ローマ字）を入力してください'],
-        first_name_alphabet: ['名（ローマ字）を入力してください'],
-        birthday: ['生年月日を入力してください'],
+        password: [form.required('password')],
+        password_confirm: [form.required('password_confirm')],
+        last_name_kanji: [form.required('last_name_kanji')],
+        first_name_kanji: [form.required('first_name_kanji')],
+        last_name_alphabet: [form.required('last_name_alphabet')],
+        first_name_alphabet: [form.required('first_name_alphabet')],
+        birthday: [form.required('birthday')],
         gender: [GENDER],
-        job: ['就業形態を選択してください'],
-        industry: ['職種を選択してください'],
-        zip_current: ['郵便番号を入力してください'],
-        address_current: ['住所を入力してください'],
-        phone: ['電話番号を入力してください'],
-        mail_opt: ['おすすめ情報メールの受け取りを選択してください'],
+        job: [form.required('job')],
+        industry: [form.required('industry')],
+        zip_current: [form.required('zip_current')],
+        address_current: [form.required('address_current')],
+        phone: [form.required('phone')],
+        mail_opt: [form.required('mail_opt')],
         purpose: [REQUIRED],
-        purpose_detail: ['具体的な目的を入力してください'],
+        purpose_detail: [form.required('purpose_detail')],
         zip_second: [BLANK],
         address_second: [BLANK],
         condition_no_home: [CONSENT],
@@ -595,23 +595,23 @@ describe.each(DATABASES)('registration ($name)', ({ kind }) => {
     describe('refused with the schema\'s message under the field, nothing written', () => {
       it.each<[string, Record<string, unknown>, Record<string, string[]>]>([
         // purpose_detail: its length limits; no URL (in any letter case), HTML or emoji
-        ['purpose_detail with HTTPS://x', { purpose_detail: `${japaneseText(20)}HTTPS://x` }, { purpose_detail: [NO_URL_OR_EMOJI] }],
-        ['purpose_detail with WWW.', { purpose_detail: `${japaneseText(20)}WWW.example.jp` }, { purpose_detail: [NO_URL_OR_EMOJI] }],
+        ['purpose_detail with HTTPS://x', { purpose_detail: `${japaneseText(DETAIL_MIN)}HTTPS://x` }, { purpose_detail: [NO_URL_OR_EMOJI] }],
+        ['purpose_detail with WWW.', { purpose_detail: `${japaneseText(DETAIL_MIN)}WWW.example.jp` }, { purpose_detail: [NO_URL_OR_EMOJI] }],
         [`purpose_detail of ${DETAIL_MIN - 1} characters`, { purpose_detail: japaneseText(DETAIL_MIN - 1) }, { purpose_detail: [DETAIL_TOO_SHORT] }],
         [`purpose_detail of ${DETAIL_MAX + 1} characters`, { purpose_detail: japaneseText(DETAIL_MAX + 1) }, { purpose_detail: [DETAIL_TOO_LONG] }],
         ['purpose_detail empty', { purpose_detail: '' }, { purpose_detail: [DETAIL_TOO_SHORT] }],
-        ['purpose_detail with https://x', { purpose_detail: `${japaneseText(20)}https://x` }, { purpose_detail: [NO_URL_OR_EMOJI] }],
-        ['purpose_detail with http:', { purpose_detail: `http://example.jp ${japaneseText(20)}` }, { purpose_detail: [NO_URL_OR_EMOJI] }],
-        ['purpose_detail with ftp:', { purpose_detail: `ftp://example.jp ${japaneseText(20)}` }, { purpose_detail: [NO_URL_OR_EMOJI] }],
-        ['purpose_detail with www.', { purpose_detail: `${japaneseText(20)}www.example.jp` }, { purpose_detail: [NO_URL_OR_EMOJI] }],
-        ['purpose_detail with <b>', { purpose_detail: `<b>${japaneseText(20)}</b>` }, { purpose_detail: [NO_URL_OR_EMOJI] }],
+        ['purpose_detail with https://x', { purpose_detail: `${japaneseText(DETAIL_MIN)}https://x` }, { purpose_detail: [NO_URL_OR_EMOJI] }],
+        ['purpose_detail with http:', { purpose_detail: `http://example.jp ${japaneseText(DETAIL_MIN)}` }, { purpose_detail: [NO_URL_OR_EMOJI] }],
+        ['purpose_detail with ftp:', { purpose_detail: `ftp://example.jp ${japaneseText(DETAIL_MIN)}` }, { purpose_detail: [NO_URL_OR_EMOJI] }],
+        ['purpose_detail with www.', { purpose_detail: `${japaneseText(DETAIL_MIN)}www.example.jp` }, { purpose_detail: [NO_URL_OR_EMOJI] }],
+        ['purpose_detail with <b>', { purpose_detail: `<b>${japaneseText(DETAIL_MIN)}</b>` }, { purpose_detail: [NO_URL_OR_EMOJI] }],
         // purpose_other, required with 99: its length limits, no URL or HTML
         ['purpose 99 without purpose_other', { purpose: ['1', '99'], purpose_other: undefined }, { purpose_other: [OTHER_REQUIRED] }],
         ['purpose 99 with purpose_other empty', withOther(''), { purpose_other: [OTHER_TOO_SHORT] }],
         [`purpose_other of ${OTHER_MIN - 1} characters`, withOther(japaneseText(OTHER_MIN - 1)), { purpose_other: [OTHER_TOO_SHORT] }],
         [`purpose_other of ${OTHER_MAX + 1} characters`, withOther(japaneseText(OTHER_MAX + 1)), { purpose_other: [OTHER_TOO_LONG] }],
-        ['purpose_other with a URL', withOther(`${japaneseText(20)}https://x`), { purpose_other: [NO_URL] }],
-        ['purpose_other with a tag', withOther(`${japaneseText(20)}<br>`), { purpose_other: [NO_URL] }],
+        ['purpose_other with a URL', withOther(`${japaneseText(OTHER_MIN)}https://x`), { purpose_other: [NO_URL] }],
+        ['purpose_other with a tag', withOther(`${japaneseText(OTHER_MIN)}<br>`), { purpose_other: [NO_URL] }],
         // purpose: 1 to 8 distinct known codes
         ['purpose empty', { purpose: [] }, { purpose: [REQUIRED] }],
         [`${PURPOSE_MAX_ITEMS + 1} purposes`, { purpose: Array.from({ length: PURPOSE_MAX_ITEMS + 1 }, (_, i) => String(i + 1)) }, { purpose: [PURPOSE_MAX] }],
@@ -683,7 +683,7 @@ describe.each(DATABASES)('registration ($name)', ({ kind }) => {
         // "contains 99", so purpose_other is asked for. Only the first message is asserted here.)
         const res = await h.register(validRegistration(email, code, { purpose_detail: 12345678901234567890, purpose: '1' }));
         const body = expectError(res, 400, 'VALIDATION');
-        expect(body.fields?.purpose_detail?.[0]).toBe('文字で入力してください');
+        expect(body.fields?.purpose_detail?.[0]).toBe(form.message('purpose_detail', 'type'));
         expect(body.fields?.purpose?.[0]).toBe(REQUIRED);
         expect(await written()).toEqual(before);
       });

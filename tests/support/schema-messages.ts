@@ -3,7 +3,9 @@
 // instead of pinning copies of its numbers and wording.
 import { loadSchemaSet, SCHEMAS_DIR, type SchemaSet } from '../../src/shared/validation/schema-files';
 import type { JsonObject } from '../../src/shared/validation/schema-bundle';
-import { propertyBlocks } from '../../src/shared/validation/schema-nodes';
+import { rulesIn, type FieldRules } from './schema-rules';
+
+export type { FieldRules };
 
 const sets = new Map<string, SchemaSet>();
 
@@ -20,52 +22,9 @@ function schemaOf(name: string, dir: string): JsonObject {
   return schema;
 }
 
-/** The field's node and the nodes its $ref chain leads to, nearest first (allOf items after). */
-function chain(root: JsonObject, field: string): JsonObject[] {
-  const block = propertyBlocks(root).find((b) => (b.properties as JsonObject | undefined)?.[field]);
-  if (!block) throw new Error(`No field "${field}"`);
-  const out: JsonObject[] = [];
-  let node: JsonObject | undefined = (block.properties as Record<string, JsonObject>)[field];
-  while (node && !out.includes(node)) {
-    out.push(node);
-    const ref: RegExpExecArray | null = typeof node.$ref === 'string' ? /^#\/\$defs\/(.+)$/.exec(node.$ref) : null;
-    node = ref ? (root.$defs as Record<string, JsonObject>)[ref[1]] : undefined;
-  }
-  return [...out, ...out.flatMap((n) => (n.allOf as JsonObject[] | undefined) ?? [])];
-}
-
-export interface FieldRules {
-  /** The message the field shows when `keyword` fails (a `not`, `pattern`, `maxLength`…). */
-  message(field: string, keyword: string): string;
-  /** The message when the field is required and missing. */
-  required(field: string): string;
-  /** The number a keyword of the field states (maxLength, minItems…). */
-  limit(field: string, keyword: string): number;
-}
-
 /** Rules of a form (by name) or an API payload (by name or $id) in `dir`. */
 export function rulesOf(name: string, dir = SCHEMAS_DIR): FieldRules {
-  const root = schemaOf(name, dir);
-  return {
-    message(field, keyword) {
-      for (const node of chain(root, field)) {
-        const text = (node.errorMessage as JsonObject | undefined)?.[keyword];
-        if (typeof text === 'string') return text;
-      }
-      throw new Error(`${name}: no ${keyword} message for ${field}`);
-    },
-    required(field) {
-      for (const block of propertyBlocks(root)) {
-        const text = ((block.errorMessage as JsonObject | undefined)?.required as JsonObject | undefined)?.[field];
-        if (typeof text === 'string' && (block.required as string[] | undefined)?.includes(field)) return text;
-      }
-      throw new Error(`${name}: no required message for ${field}`);
-    },
-    limit(field, keyword) {
-      for (const node of chain(root, field)) if (typeof node[keyword] === 'number') return node[keyword] as number;
-      throw new Error(`${name}: no ${keyword} on ${field}`);
-    },
-  };
+  return rulesIn(schemaOf(name, dir), name);
 }
 
 /** The new-password rules' messages, in checklist order (fields.json newPassword allOf), and the

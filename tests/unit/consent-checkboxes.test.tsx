@@ -13,8 +13,13 @@ import * as termsForm from 'virtual:form/register-terms';
 import * as profileForm from 'virtual:form/register-profile';
 import type { FormModule } from '../../src/engine/SchemaForm';
 import { FormHarness } from '../support/form-harness';
+import { rulesIn } from '../support/schema-rules';
 
 afterEach(cleanup);
+
+/** What each form says when its box is left unticked (its schema's own messages). */
+const AGREE_REQUIRED = rulesIn((termsForm as FormModule).schema).required('agree');
+const CONDITION_REQUIRED = rulesIn((profileForm as FormModule).schema).required('condition_checked');
 
 const fieldErrors = (field: string) =>
   Array.from(document.querySelectorAll(`[data-field="root_${field}"] .field__errors li`)).map((li) => li.textContent);
@@ -35,10 +40,10 @@ describe('register-terms: agree', () => {
     for (const [data] of onData.mock.calls) expect((data as { agree?: boolean }).agree).not.toBe(true);
   });
 
-  it('an untouched form is not submitted and shows 同意欄にチェックを入れてください', async () => {
+  it('an untouched form is not submitted and shows the agreement\'s required message', async () => {
     const { onSubmit, submit } = setup(termsForm as FormModule);
     await submit();
-    await waitFor(() => expect(fieldErrors('agree')).toEqual(['同意欄にチェックを入れてください']));
+    await waitFor(() => expect(fieldErrors('agree')).toEqual([AGREE_REQUIRED]));
     expect(onSubmit).not.toHaveBeenCalled();
   });
 
@@ -59,9 +64,9 @@ describe('register-profile: condition_checked', () => {
     for (const [data] of onData.mock.calls) expect((data as { condition_checked?: boolean }).condition_checked).not.toBe(true);
   });
 
-  it('an untouched form shows 確認事項にチェックを入れてください under it on submit', async () => {
+  it('an untouched form shows the required message under it on submit', async () => {
     const { submit } = setup(profileForm as FormModule);
     await submit();
-    await waitFor(() => expect(fieldErrors('condition_checked')).toEqual(['確認事項にチェックを入れてください']));
+    await waitFor(() => expect(fieldErrors('condition_checked')).toEqual([CONDITION_REQUIRED]));
   });
 });

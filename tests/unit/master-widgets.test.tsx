@@ -10,10 +10,13 @@ import messages from '../../messages/ja.json';
 import type { FormModule } from '../../src/engine/SchemaForm';
 import type { MasterOption } from '../../src/engine/form-context';
 import { FormHarness, afterPaint } from '../support/form-harness';
+import { rulesIn } from '../support/schema-rules';
 
 afterEach(cleanup);
 
 const profile = profileForm as FormModule;
+/** What the form says when no purpose is chosen (its schema's own message). */
+const PURPOSE_REQUIRED = rulesIn(profile.schema).required('purpose');
 
 /** The project's master lists (what the server serves). */
 const MASTERS: Record<string, MasterOption[]> = {
@@ -50,7 +53,7 @@ describe('master-select', () => {
       ['99', 'その他'],
     ]);
     expect(optionsOf(screen.getByRole('combobox', { name: /^職種/ }))).toEqual([
-      ['', '選択してください'],
+      ['', messages.form.choose],
       ['7', '情報通信業'],
     ]);
   });
@@ -58,12 +61,12 @@ describe('master-select', () => {
   it('shows the full project list, in its order', () => {
     setup();
     const job = screen.getByRole('combobox', { name: /^就業形態/ });
-    expect(optionsOf(job)).toEqual([['', '選択してください'], ...options.job.map((o) => [o.value, o.label] as const)]);
+    expect(optionsOf(job)).toEqual([['', messages.form.choose], ...options.job.map((o) => [o.value, o.label] as const)]);
   });
 
   it("shows only '選択してください' while the list is missing", () => {
     setup({});
-    expect(optionsOf(screen.getByRole('combobox', { name: /^就業形態/ }))).toEqual([['', '選択してください']]);
+    expect(optionsOf(screen.getByRole('combobox', { name: /^就業形態/ }))).toEqual([['', messages.form.choose]]);
   });
 
   it('starts at the schema default and emits the chosen value; choosing the placeholder empties it', async () => {
@@ -72,7 +75,7 @@ describe('master-select', () => {
     expect(job.value).toBe('1'); // "default": "1"
     await user.selectOptions(job, '自営業・フリーランス');
     expect(data().job).toBe('6');
-    await user.selectOptions(job, '選択してください');
+    await user.selectOptions(job, messages.form.choose);
     expect(data().job).toBeUndefined();
   });
 
@@ -147,7 +150,7 @@ describe('master-checkboxes (purpose)', () => {
     expect(data().purpose).toBeUndefined();
     await user.click(document.querySelector<HTMLButtonElement>('button[type="submit"]')!);
     await waitFor(() =>
-      expect(Array.from(document.querySelectorAll('[data-field="root_purpose"] .field__errors li')).map((li) => li.textContent)).toEqual(['必須です']),
+      expect(Array.from(document.querySelectorAll('[data-field="root_purpose"] .field__errors li')).map((li) => li.textContent)).toEqual([PURPOSE_REQUIRED]),
     );
   });
 
@@ -163,12 +166,12 @@ describe('master-checkboxes (purpose)', () => {
     expect(data().purpose ?? []).toEqual([]);
   });
 
-  it('an untouched purpose shows 必須です under the field on submit', async () => {
+  it('an untouched purpose shows its required message under the field on submit', async () => {
     const { user } = setup();
     await user.click(document.querySelector<HTMLButtonElement>('button[type="submit"]')!);
     await waitFor(() => expect(screen.queryAllByRole('alert').length).toBeGreaterThan(0));
     await waitFor(() =>
-      expect(Array.from(document.querySelectorAll('[data-field="root_purpose"] .field__errors li')).map((li) => li.textContent)).toEqual(['必須です']),
+      expect(Array.from(document.querySelectorAll('[data-field="root_purpose"] .field__errors li')).map((li) => li.textContent)).toEqual([PURPOSE_REQUIRED]),
     );
   });
 

@@ -6,8 +6,12 @@ import userEvent from '@testing-library/user-event';
 // The module the login screen imports: schemas/ bundled and precompiled by the build plugin.
 import * as form from 'virtual:form/login-code';
 import { FormHarness } from '../support/form-harness';
+import { rulesIn } from '../support/schema-rules';
 
 afterEach(cleanup);
+
+/** The code field's message for too few digits (fields.json code, as the form states it). */
+const INCOMPLETE = rulesIn(form.schema).message('code', 'minLength');
 
 function setup() {
   const onData = vi.fn();
@@ -129,7 +133,7 @@ describe('PIN input (login-code form)', () => {
     // still typing the code: moving between its own boxes is not leaving the field
     expect(screen.queryAllByRole('alert')).toEqual([]);
     await user.click(document.body);
-    await waitFor(() => expect(screen.queryAllByRole('alert').map((a) => a.textContent)).toEqual(['認証コードは5桁の数字で入力してください']));
+    await waitFor(() => expect(screen.queryAllByRole('alert').map((a) => a.textContent)).toEqual([INCOMPLETE]));
   });
 
   it('shows the schema message under the field once submitted incomplete', async () => {
@@ -137,7 +141,7 @@ describe('PIN input (login-code form)', () => {
     await user.click(boxes[0]);
     await user.keyboard('12');
     await user.click(screen.getByRole('button', { name: '認証してログイン' }));
-    expect(await screen.findByRole('alert')).toHaveProperty('textContent', '認証コードは5桁の数字で入力してください');
+    expect(await screen.findByRole('alert')).toHaveProperty('textContent', INCOMPLETE);
     expect(onSubmit).not.toHaveBeenCalled();
   });
 });

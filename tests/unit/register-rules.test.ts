@@ -1,46 +1,24 @@
 // The registration rules (spec section 5) at their boundaries, checked with the precompiled
-// validators the browser gets (virtual:form/register-*) and the messages the form shows under
-// each field. Each case changes one field of otherwise valid data, so the expected answer is the
-// complete set of errors: exactly these messages under exactly this field, nothing elsewhere.
-import { describe, expect, it } from 'vitest';
-import * as profileForm from 'virtual:form/register-profile';
-import * as emailForm from 'virtual:form/register-email';
-import * as termsForm from 'virtual:form/register-terms';
+// validators the browser gets (built as virtual:form/register-* is) and the messages the form
+// shows under each field. Each case changes one field of otherwise valid data, so the expected
+// answer is the complete set of errors: exactly these messages under exactly this field, nothing
+// elsewhere. Every message and limit is read from the schemas, and the whole suite runs twice: on
+// schemas/ and on a copy a product owner edited in JSON (other limits, other wordings), which must
+// stay green as long as the rules still behave as described.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FormModule } from '../../src/engine/SchemaForm';
 import { toFieldErrors, type FieldErrors } from '../../src/shared/validation/field-errors';
+import { SCHEMAS_DIR } from '../../src/shared/validation/schema-files';
+import { makeEditedCopy } from '../support/edited-schemas';
 import { browserFieldErrors } from '../support/field-messages';
-import { validateWith } from '../support/forms';
+import { buildFormModule, validateWith } from '../support/forms';
 import { passwordMessages, rulesOf } from '../support/schema-messages';
 
-const profile = profileForm as FormModule;
-const email = emailForm as FormModule;
-const terms = termsForm as FormModule;
-/** Messages and limits as the schemas state them (a JSON edit moves these tests with it). */
-const rules = rulesOf('register-profile');
-const PW = passwordMessages();
+const copy = makeEditedCopy();
+afterAll(() => copy.remove());
 
 /** `n` characters of Japanese text (code points, as the schema counts them). */
 const jp = (n: number) => Array.from({ length: n }, (_, i) => 'あいうえおかきくけこ二地域居住応援'[i % 17]).join('');
-
-const VALID_PROFILE = {
-  password: 'Abcdef1!',
-  password_confirm: 'Abcdef1!',
-  last_name_kanji: '山田',
-  first_name_kanji: '花子',
-  last_name_alphabet: 'YAMADA',
-  first_name_alphabet: 'HANAKO',
-  birthday: '1990-01-01',
-  gender: 'female',
-  job: '1',
-  industry: '8',
-  zip_current: '100-0001',
-  address_current: '東京都千代田区千代田1-1',
-  phone: '090-1234-5678',
-  mail_opt: '1',
-  purpose: ['1'],
-  purpose_detail: jp(20),
-  condition_checked: true,
-};
 
 /** `base` with `patch` applied; an `undefined` in the patch removes the field. */
 function withPatch(base: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
@@ -59,347 +37,399 @@ function errorsOf(form: FormModule, data: Record<string, unknown>): FieldErrors 
   return shown;
 }
 
-const profileErrors = (patch: Record<string, unknown>) => errorsOf(profile, withPatch(VALID_PROFILE, patch));
-
-/** Asserts that `patch` is accepted (no message anywhere). */
-const accepts = (patch: Record<string, unknown>) => expect(profileErrors(patch)).toEqual({});
-/** Asserts that `patch` gives exactly `messages` under `field`, and nothing else. */
-const refuses = (patch: Record<string, unknown>, field: string, messages: string[]) =>
-  expect(profileErrors(patch)).toEqual({ [field]: messages });
-
-describe('register-profile: the valid baseline', () => {
-  it('accepts the baseline data', () => accepts({}));
-});
-
-describe('purpose_detail (its length limits, no URL, HTML or emoji)', () => {
-  const MIN = rules.limit('purpose_detail', 'minLength');
-  const MAX = rules.limit('purpose_detail', 'maxLength');
-  const TOO_SHORT = rules.message('purpose_detail', 'minLength');
-  const TOO_LONG = rules.message('purpose_detail', 'maxLength');
-  const BANNED = rules.message('purpose_detail', 'not');
-
-  it('min - 1 characters are refused, min accepted', () => {
-    refuses({ purpose_detail: jp(MIN - 1) }, 'purpose_detail', [TOO_SHORT]);
-    accepts({ purpose_detail: jp(MIN) });
-  });
-
-  it('max characters are accepted, max + 1 refused', () => {
-    accepts({ purpose_detail: jp(MAX) });
-    refuses({ purpose_detail: jp(MAX + 1) }, 'purpose_detail', [TOO_LONG]);
-  });
-
-  it('counts characters, not UTF-16 units (kanji outside the BMP count one each)', () => {
-    accepts({ purpose_detail: '𠮷'.repeat(MIN) });
-    refuses({ purpose_detail: '𠮷'.repeat(MIN - 1) }, 'purpose_detail', [TOO_SHORT]);
-  });
-
-  it('is required', () => {
-    refuses({ purpose_detail: undefined }, 'purpose_detail', [rules.required('purpose_detail')]);
-  });
-
-  it.each(['http://example.com', 'https://example.com', 'www.example.com', 'ftp://example.com', 'HTTPをhttp:で', 'HTTPS://EXAMPLE.COM', 'WWW.example.com', 'Ftp://x'])(
-    'refuses a URL (%s)',
-    (url) => refuses({ purpose_detail: `${jp(20)}${url}` }, 'purpose_detail', [BANNED]),
-  );
-
-  it.each(['<b>', '<a href="x">', '</p>', '<br/>'])('refuses the HTML tag %s', (tag) => {
-    refuses({ purpose_detail: `${jp(20)}${tag}` }, 'purpose_detail', [BANNED]);
-  });
-
-  it.each(['😀', '🎉', '❤️', '👨‍👩‍👧'])('refuses the emoji %s', (emoji) => {
-    refuses({ purpose_detail: `${jp(20)}${emoji}` }, 'purpose_detail', [BANNED]);
-  });
-
-  it('accepts text that only looks close to a URL or a tag (a lone "<", "www" without a dot)', () => {
-    accepts({ purpose_detail: `${jp(20)} 3 < 5` });
-    accepts({ purpose_detail: `${jp(20)}wwwの話` });
-  });
-
-  it('a short text with a URL gets both messages', () => {
-    refuses({ purpose_detail: 'http://x' }, 'purpose_detail', [BANNED, TOO_SHORT]);
+describe('the edited copy differs where the suite reads it', () => {
+  it('in a shared limit and wording and in a form\'s limit and wording', () => {
+    const [own, edited] = [rulesOf('register-profile'), rulesOf('register-profile', copy.schemasDir)];
+    expect(edited.limit('last_name_kanji', 'maxLength')).toBe(copy.familyName.after);
+    expect(own.limit('last_name_kanji', 'maxLength')).toBe(copy.familyName.before);
+    expect(edited.message('last_name_kanji', 'maxLength')).not.toBe(own.message('last_name_kanji', 'maxLength'));
+    expect(edited.message('last_name_kanji', 'pattern')).toBe(copy.familyName.patternMessage);
+    expect(edited.limit('purpose_detail', 'maxLength')).toBe(copy.after);
+    expect(edited.message('purpose_detail', 'not')).toBe(copy.banMessage);
   });
 });
 
-describe('purpose (its item limits) and purpose_other (required only with 99)', () => {
-  const MAX = rules.limit('purpose', 'maxItems');
-  const CODES = Array.from({ length: MAX + 1 }, (_, i) => String(i + 1));
+describe.each([
+  { label: 'schemas/', dir: SCHEMAS_DIR },
+  { label: 'an edited copy of schemas/', dir: copy.schemasDir },
+])('registration rules as $label states them', ({ dir }) => {
+  /** Messages and limits as the schemas state them (a JSON edit moves these tests with it). */
+  const rules = rulesOf('register-profile', dir);
+  const PW = passwordMessages(dir);
+  const PW_MIN = rules.limit('password', 'minLength');
+  const DETAIL_MIN = rules.limit('purpose_detail', 'minLength');
 
-  it('no purpose is refused with the required message (missing or empty)', () => {
-    refuses({ purpose: undefined }, 'purpose', [rules.required('purpose')]);
-    refuses({ purpose: [] }, 'purpose', [rules.message('purpose', 'minItems')]);
+  /** `text` repeated to at least the password's minimum (same kinds of characters, no new run). */
+  const long = (text: string) => text.repeat(Math.ceil(PW_MIN / text.length));
+  /** A password of exactly `n` characters meeting every rule but length. */
+  const passwordOf = (n: number) => `Ab1!${'xY9#'.repeat(Math.ceil(n / 4))}`.slice(0, n);
+
+  const VALID_PROFILE = {
+    password: passwordOf(PW_MIN),
+    password_confirm: passwordOf(PW_MIN),
+    last_name_kanji: '山田',
+    first_name_kanji: '花子',
+    last_name_alphabet: 'YAMADA',
+    first_name_alphabet: 'HANAKO',
+    birthday: '1990-01-01',
+    gender: 'female',
+    job: '1',
+    industry: '8',
+    zip_current: '100-0001',
+    address_current: '東京都千代田区千代田1-1',
+    phone: '090-1234-5678',
+    mail_opt: '1',
+    purpose: ['1'],
+    purpose_detail: jp(DETAIL_MIN),
+    condition_checked: true,
+  };
+
+  const forms: Record<'profile' | 'email' | 'terms', FormModule> = {} as never;
+  beforeAll(async () => {
+    forms.profile = await buildFormModule('register-profile', dir);
+    forms.email = await buildFormModule('register-email', dir);
+    forms.terms = await buildFormModule('register-terms', dir);
   });
 
-  it('max purposes are accepted, max + 1 refused', () => {
-    accepts({ purpose: CODES.slice(0, MAX) });
-    refuses({ purpose: CODES }, 'purpose', [rules.message('purpose', 'maxItems')]);
+  const profileErrors = (patch: Record<string, unknown>) => errorsOf(forms.profile, withPatch(VALID_PROFILE, patch));
+  /** Asserts that `patch` is accepted (no message anywhere). */
+  const accepts = (patch: Record<string, unknown>) => expect(profileErrors(patch)).toEqual({});
+  /** Asserts that `patch` gives exactly `messages` under `field`, and nothing else. */
+  const refuses = (patch: Record<string, unknown>, field: string, messages: string[]) => expect(profileErrors(patch)).toEqual({ [field]: messages });
+
+  describe('register-profile: the valid baseline', () => {
+    it('accepts the baseline data', () => accepts({}));
   });
 
-  it('the same purpose twice is refused', () => {
-    refuses({ purpose: ['1', '1'] }, 'purpose', [rules.message('purpose', 'uniqueItems')]);
-  });
+  describe('purpose_detail (its length limits, no URL, HTML or emoji)', () => {
+    const MIN = DETAIL_MIN;
+    const MAX = rules.limit('purpose_detail', 'maxLength');
+    const TOO_SHORT = rules.message('purpose_detail', 'minLength');
+    const TOO_LONG = rules.message('purpose_detail', 'maxLength');
+    const BANNED = rules.message('purpose_detail', 'not');
 
-  it('purpose_other is not required without 99', () => {
-    accepts({ purpose: ['1', '2'] });
-  });
+    it('min - 1 characters are refused, min accepted', () => {
+      refuses({ purpose_detail: jp(MIN - 1) }, 'purpose_detail', [TOO_SHORT]);
+      accepts({ purpose_detail: jp(MIN) });
+    });
 
-  it('purpose_other is required when purpose contains 99 (alone or among others)', () => {
-    refuses({ purpose: ['99'] }, 'purpose_other', [rules.required('purpose_other')]);
-    refuses({ purpose: ['1', '99'] }, 'purpose_other', [rules.required('purpose_other')]);
-  });
+    it('max characters are accepted, max + 1 refused', () => {
+      accepts({ purpose_detail: jp(MAX) });
+      refuses({ purpose_detail: jp(MAX + 1) }, 'purpose_detail', [TOO_LONG]);
+    });
 
-  it('purpose_other: min - 1 refused, min and max accepted, max + 1 refused', () => {
-    const purpose = ['1', '99'];
-    const [min, max] = [rules.limit('purpose_other', 'minLength'), rules.limit('purpose_other', 'maxLength')];
-    refuses({ purpose, purpose_other: jp(min - 1) }, 'purpose_other', [rules.message('purpose_other', 'minLength')]);
-    accepts({ purpose, purpose_other: jp(min) });
-    accepts({ purpose, purpose_other: jp(max) });
-    refuses({ purpose, purpose_other: jp(max + 1) }, 'purpose_other', [rules.message('purpose_other', 'maxLength')]);
-  });
+    it('counts characters, not UTF-16 units (kanji outside the BMP count one each)', () => {
+      accepts({ purpose_detail: '𠮷'.repeat(MIN) });
+      refuses({ purpose_detail: '𠮷'.repeat(MIN - 1) }, 'purpose_detail', [TOO_SHORT]);
+    });
 
-  it('purpose_other refuses URLs (any letter case) and HTML tags, with a message that does not mention emoji', () => {
-    const purpose = ['99'];
-    const banned = rules.message('purpose_other', 'not');
-    expect(banned).not.toContain('絵文字');
-    refuses({ purpose, purpose_other: `${jp(20)}https://example.com` }, 'purpose_other', [banned]);
-    refuses({ purpose, purpose_other: `${jp(20)}HTTPS://example.com` }, 'purpose_other', [banned]);
-    refuses({ purpose, purpose_other: `${jp(20)}<script>` }, 'purpose_other', [banned]);
-  });
-});
+    it('is required', () => {
+      refuses({ purpose_detail: undefined }, 'purpose_detail', [rules.required('purpose_detail')]);
+    });
 
-describe('kanji names', () => {
-  const FAMILY_PATTERN = '姓はひらがな・カタカナ・漢字で入力してください（全角スペースは1つまで）';
-  const GIVEN_PATTERN = '名はひらがな・カタカナ・漢字で入力してください（スペースは使用できません）';
+    it.each(['http://example.com', 'https://example.com', 'www.example.com', 'ftp://example.com', 'HTTPをhttp:で', 'HTTPS://EXAMPLE.COM', 'WWW.example.com', 'Ftp://x'])(
+      'refuses a URL (%s)',
+      (url) => refuses({ purpose_detail: `${jp(MIN)}${url}` }, 'purpose_detail', [BANNED]),
+    );
 
-  it('family name: hiragana, katakana, kanji and marks like 々 and ー are accepted', () => {
-    for (const name of ['山田', 'やまだ', 'ヤマダ', '佐々木', 'ヶ谷', 'ローレンス']) accepts({ last_name_kanji: name });
-  });
+    it.each(['<b>', '<a href="x">', '</p>', '<br/>'])('refuses the HTML tag %s', (tag) => {
+      refuses({ purpose_detail: `${jp(MIN)}${tag}` }, 'purpose_detail', [BANNED]);
+    });
 
-  it('family name: one full-width space is accepted, two are refused', () => {
-    accepts({ last_name_kanji: '山田　太郎' });
-    refuses({ last_name_kanji: '山田　太　郎' }, 'last_name_kanji', [FAMILY_PATTERN]);
-    refuses({ last_name_kanji: '山田　　太郎' }, 'last_name_kanji', [FAMILY_PATTERN]);
-  });
+    it.each(['😀', '🎉', '❤️', '👨‍👩‍👧'])('refuses the emoji %s', (emoji) => {
+      refuses({ purpose_detail: `${jp(MIN)}${emoji}` }, 'purpose_detail', [BANNED]);
+    });
 
-  it('family name: a half-width space is refused, and so is a leading or trailing full-width space', () => {
-    refuses({ last_name_kanji: '山田 太郎' }, 'last_name_kanji', [FAMILY_PATTERN]);
-    refuses({ last_name_kanji: '　山田' }, 'last_name_kanji', [FAMILY_PATTERN]);
-    refuses({ last_name_kanji: '山田　' }, 'last_name_kanji', [FAMILY_PATTERN]);
-  });
+    it('accepts text that only looks close to a URL or a tag (a lone "<", "www" without a dot)', () => {
+      accepts({ purpose_detail: `${jp(MIN)} 3 < 5` });
+      accepts({ purpose_detail: `${jp(MIN)}wwwの話` });
+    });
 
-  it('family name: latin letters and digits are refused', () => {
-    refuses({ last_name_kanji: 'Yamada' }, 'last_name_kanji', [FAMILY_PATTERN]);
-    refuses({ last_name_kanji: 'ＹＡＭＡＤＡ' }, 'last_name_kanji', [FAMILY_PATTERN]);
-    refuses({ last_name_kanji: '山田1' }, 'last_name_kanji', [FAMILY_PATTERN]);
-  });
-
-  it('family name: 50 characters are accepted, 51 refused', () => {
-    accepts({ last_name_kanji: '山'.repeat(50) });
-    refuses({ last_name_kanji: '山'.repeat(51) }, 'last_name_kanji', ['姓は50文字以内で入力してください']);
-  });
-
-  // (an emptied input reaches the form data as undefined, not '': see ime.test.tsx)
-  it('family name: missing is refused', () => {
-    refuses({ last_name_kanji: undefined }, 'last_name_kanji', ['姓を入力してください']);
-  });
-
-  it('given name: any space is refused', () => {
-    accepts({ first_name_kanji: '花子' });
-    refuses({ first_name_kanji: '花　子' }, 'first_name_kanji', [GIVEN_PATTERN]);
-    refuses({ first_name_kanji: '花 子' }, 'first_name_kanji', [GIVEN_PATTERN]);
-    refuses({ first_name_kanji: 'Hanako' }, 'first_name_kanji', [GIVEN_PATTERN]);
-  });
-
-  it('given name: 50 characters are accepted, 51 refused; missing is refused', () => {
-    accepts({ first_name_kanji: '花'.repeat(50) });
-    refuses({ first_name_kanji: '花'.repeat(51) }, 'first_name_kanji', ['名は50文字以内で入力してください']);
-    refuses({ first_name_kanji: undefined }, 'first_name_kanji', ['名を入力してください']);
-  });
-});
-
-describe('alphabet names', () => {
-  const PATTERN = rules.message('last_name_alphabet', 'pattern');
-
-  it('letters, spaces and hyphens are accepted', () => {
-    for (const name of ['YAMADA', 'yamada', 'Mary Ann', 'Smith-Jones', 'De La Cruz-Lopez']) {
-      accepts({ last_name_alphabet: name, first_name_alphabet: name });
-    }
-  });
-
-  it('digits are refused', () => {
-    refuses({ last_name_alphabet: 'Yamada2' }, 'last_name_alphabet', [PATTERN]);
-    refuses({ first_name_alphabet: '2Hanako' }, 'first_name_alphabet', [PATTERN]);
-  });
-
-  it('full-width letters and kana are refused', () => {
-    refuses({ last_name_alphabet: 'ＹＡＭＡＤＡ' }, 'last_name_alphabet', [PATTERN]);
-    refuses({ first_name_alphabet: 'はなこ' }, 'first_name_alphabet', [PATTERN]);
-  });
-
-  it('50 characters are accepted, 51 refused; missing is refused', () => {
-    const max = rules.limit('last_name_alphabet', 'maxLength');
-    accepts({ last_name_alphabet: 'A'.repeat(max) });
-    refuses({ last_name_alphabet: 'A'.repeat(max + 1) }, 'last_name_alphabet', [rules.message('last_name_alphabet', 'maxLength')]);
-    refuses({ first_name_alphabet: undefined }, 'first_name_alphabet', [rules.required('first_name_alphabet')]);
-  });
-});
-
-describe('password (the checklist rules, each with its own message)', () => {
-  const pw = (password: string) => ({ password, password_confirm: password });
-
-  it('7 characters are refused, 8 accepted', () => {
-    refuses(pw('Abcde1!'), 'password', [PW.min]);
-    accepts(pw('Abcdef1!'));
-  });
-
-  it('no lower-case letter', () => refuses(pw('ABCDEF1!'), 'password', [PW.lower]));
-  it('no upper-case letter', () => refuses(pw('abcdef1!'), 'password', [PW.upper]));
-  it('no digit', () => refuses(pw('Abcdefg!'), 'password', [PW.digit]));
-  it('no symbol', () => refuses(pw('Abcdefg1'), 'password', [PW.symbol]));
-
-  it.each(['!', '/', ':', '@', '[', '`', '{', '~'])('the symbol %s counts as a symbol', (symbol) => accepts(pw(`Abcdef1${symbol}`)));
-
-  it('the same character 7 times in a row is accepted, 8 times refused', () => {
-    accepts(pw(`A${'a'.repeat(7)}1!`));
-    refuses(pw(`A${'a'.repeat(8)}1!`), 'password', [PW.repeat]);
-    refuses(pw(`Ab1${'!'.repeat(8)}`), 'password', [PW.repeat]);
-  });
-
-  it('full-width characters are refused', () => {
-    refuses(pw('Abcdef1!ａ'), 'password', [PW.charset]);
-    refuses(pw('Abcdef1!あ'), 'password', [PW.charset]);
-    refuses(pw('Abcdef1!　'), 'password', [PW.charset]);
-  });
-
-  it('every missing rule gets its own message', () => {
-    refuses(pw('abc'), 'password', [PW.min, PW.upper, PW.digit, PW.symbol]);
-  });
-
-  it('129 characters are refused', () => {
-    const long = `Ab1!${'xY9#'.repeat(31)}a`;
-    expect([...long]).toHaveLength(129);
-    refuses(pw(long), 'password', ['パスワードは128文字以内で入力してください']);
-    accepts(pw(long.slice(0, 128)));
-  });
-
-  it('missing is refused', () => {
-    expect(profileErrors({ password: undefined, password_confirm: undefined })).toEqual({
-      password: ['パスワードを入力してください'],
-      password_confirm: ['確認用のパスワードを入力してください'],
+    it('a short text with a URL gets both messages', () => {
+      refuses({ purpose_detail: 'http://x' }, 'purpose_detail', [BANNED, TOO_SHORT]);
     });
   });
 
-  it('a confirmation that differs is refused with パスワードが一致しません', () => {
-    refuses({ password_confirm: 'Abcdef1?' }, 'password_confirm', ['パスワードが一致しません']);
-    refuses({ password_confirm: 'abcdef1!' }, 'password_confirm', ['パスワードが一致しません']);
-  });
-});
+  describe('purpose (its item limits) and purpose_other (required only with 99)', () => {
+    const MAX = rules.limit('purpose', 'maxItems');
+    const CODES = Array.from({ length: MAX + 1 }, (_, i) => String(i + 1));
 
-describe('register-email: email_confirm', () => {
-  const emailErrors = (data: Record<string, unknown>) => errorsOf(email, data);
+    it('no purpose is refused with the required message (missing or empty)', () => {
+      refuses({ purpose: undefined }, 'purpose', [rules.required('purpose')]);
+      refuses({ purpose: [] }, 'purpose', [rules.message('purpose', 'minItems')]);
+    });
 
-  it('the same address twice is accepted', () => {
-    expect(emailErrors({ email: 'taro@example.com', email_confirm: 'taro@example.com' })).toEqual({});
-  });
+    it('max purposes are accepted, max + 1 refused', () => {
+      accepts({ purpose: CODES.slice(0, MAX) });
+      refuses({ purpose: CODES }, 'purpose', [rules.message('purpose', 'maxItems')]);
+    });
 
-  it('a different confirmation is refused with メールアドレスが一致しません', () => {
-    expect(emailErrors({ email: 'taro@example.com', email_confirm: 'jiro@example.com' })).toEqual({
-      email_confirm: ['メールアドレスが一致しません'],
+    it('the same purpose twice is refused', () => {
+      refuses({ purpose: ['1', '1'] }, 'purpose', [rules.message('purpose', 'uniqueItems')]);
+    });
+
+    it('purpose_other is not required without 99', () => {
+      accepts({ purpose: ['1', '2'] });
+    });
+
+    it('purpose_other is required when purpose contains 99 (alone or among others)', () => {
+      refuses({ purpose: ['99'] }, 'purpose_other', [rules.required('purpose_other')]);
+      refuses({ purpose: ['1', '99'] }, 'purpose_other', [rules.required('purpose_other')]);
+    });
+
+    it('purpose_other: min - 1 refused, min and max accepted, max + 1 refused', () => {
+      const purpose = ['1', '99'];
+      const [min, max] = [rules.limit('purpose_other', 'minLength'), rules.limit('purpose_other', 'maxLength')];
+      refuses({ purpose, purpose_other: jp(min - 1) }, 'purpose_other', [rules.message('purpose_other', 'minLength')]);
+      accepts({ purpose, purpose_other: jp(min) });
+      accepts({ purpose, purpose_other: jp(max) });
+      refuses({ purpose, purpose_other: jp(max + 1) }, 'purpose_other', [rules.message('purpose_other', 'maxLength')]);
+    });
+
+    it('purpose_other refuses URLs (any letter case) and HTML tags, with a message that does not mention emoji', () => {
+      const purpose = ['99'];
+      const text = jp(rules.limit('purpose_other', 'minLength'));
+      const banned = rules.message('purpose_other', 'not');
+      expect(banned).not.toContain('絵文字');
+      refuses({ purpose, purpose_other: `${text}https://example.com` }, 'purpose_other', [banned]);
+      refuses({ purpose, purpose_other: `${text}HTTPS://example.com` }, 'purpose_other', [banned]);
+      refuses({ purpose, purpose_other: `${text}<script>` }, 'purpose_other', [banned]);
     });
   });
 
-  it('a missing confirmation has its own message', () => {
-    expect(emailErrors({ email: 'taro@example.com' })).toEqual({ email_confirm: ['確認用のメールアドレスを入力してください'] });
-  });
-});
+  describe('kanji names', () => {
+    const FAMILY_PATTERN = rules.message('last_name_kanji', 'pattern');
+    const GIVEN_PATTERN = rules.message('first_name_kanji', 'pattern');
 
-describe('amc (optional, exactly 10 half-width digits)', () => {
-  const MESSAGE = rules.message('amc', 'pattern');
-  it('10 digits are accepted; 9 and 11 refused', () => {
-    refuses({ amc: '123456789' }, 'amc', [MESSAGE]);
-    accepts({ amc: '1234567890' });
-    refuses({ amc: '12345678901' }, 'amc', [MESSAGE]);
-  });
-  it('empty or missing is accepted', () => {
-    accepts({ amc: '' });
-    accepts({ amc: undefined });
-  });
-  it('full-width digits and letters are refused', () => {
-    refuses({ amc: '１２３４５６７８９０' }, 'amc', [MESSAGE]);
-    refuses({ amc: '12345678a0' }, 'amc', [MESSAGE]);
-  });
-});
+    it('family name: hiragana, katakana, kanji and marks like 々 and ー are accepted', () => {
+      for (const name of ['山田', 'やまだ', 'ヤマダ', '佐々木', 'ヶ谷', 'ローレンス']) accepts({ last_name_kanji: name });
+    });
 
-describe('zip_current (3 digits, optional hyphen, 4 digits)', () => {
-  const MESSAGE = rules.message('zip_current', 'pattern');
-  it('accepts 1000001 and 100-0001', () => {
-    accepts({ zip_current: '1000001' });
-    accepts({ zip_current: '100-0001' });
-  });
-  it('refuses 8 digits and misplaced hyphens', () => {
-    refuses({ zip_current: '10000001' }, 'zip_current', [MESSAGE]);
-    refuses({ zip_current: '100000' }, 'zip_current', [MESSAGE]);
-    refuses({ zip_current: '1000-001' }, 'zip_current', [MESSAGE]);
-    refuses({ zip_current: '100-00001' }, 'zip_current', [MESSAGE]);
-    refuses({ zip_current: '１００-０００１' }, 'zip_current', [MESSAGE]);
-  });
-  it('is required', () => refuses({ zip_current: undefined }, 'zip_current', ['郵便番号を入力してください']));
-});
+    it('family name: one full-width space is accepted, two are refused', () => {
+      accepts({ last_name_kanji: '山田　太郎' });
+      refuses({ last_name_kanji: '山田　太　郎' }, 'last_name_kanji', [FAMILY_PATTERN]);
+      refuses({ last_name_kanji: '山田　　太郎' }, 'last_name_kanji', [FAMILY_PATTERN]);
+    });
 
-describe('phone (0 followed by 9 to 12 digits, hyphens allowed between them)', () => {
-  const MESSAGE = rules.message('phone', 'pattern');
-  it.each(['0312345678', '03-1234-5678', '090-1234-5678', '0312345678901', '0120-123-456'])('accepts %s', (phone) => accepts({ phone }));
-  it.each([
-    ['031234567', '0 + 8'],
-    ['03123456789012', '0 + 13'],
-    ['3123456789', 'no leading 0'],
-    ['+81312345678', 'international form'],
-    ['090 1234 5678', 'spaces'],
-    ['090-1234-567a', 'a letter'],
-    ['０９０１２３４５６７８', 'full-width digits'],
-    ['0------------', 'hyphens without digits'],
-    ['0-1-2-3-4-5-6', 'too few digits among hyphens'],
-    ['090--1234-5678', 'two hyphens in a row'],
-  ])('refuses %s (%s)', (phone) => refuses({ phone }, 'phone', [MESSAGE]));
-  it('is required', () => refuses({ phone: undefined }, 'phone', ['電話番号を入力してください']));
-});
+    it('family name: a half-width space is refused, and so is a leading or trailing full-width space', () => {
+      refuses({ last_name_kanji: '山田 太郎' }, 'last_name_kanji', [FAMILY_PATTERN]);
+      refuses({ last_name_kanji: '　山田' }, 'last_name_kanji', [FAMILY_PATTERN]);
+      refuses({ last_name_kanji: '山田　' }, 'last_name_kanji', [FAMILY_PATTERN]);
+    });
 
-describe('industry_other (required only when industry is 99, at most 100 characters)', () => {
-  it('is not required for another industry', () => accepts({ industry: '8' }));
-  it('is required when industry is 99', () => {
-    refuses({ industry: '99' }, 'industry_other', ['職種が「その他」の場合は入力してください']);
-    refuses({ industry: '99', industry_other: '' }, 'industry_other', ['職種を入力してください']);
-  });
-  it('max characters are accepted, max + 1 refused', () => {
-    const max = rules.limit('industry_other', 'maxLength');
-    accepts({ industry: '99', industry_other: jp(max) });
-    refuses({ industry: '99', industry_other: jp(max + 1) }, 'industry_other', [rules.message('industry_other', 'maxLength')]);
-  });
-});
+    it('family name: latin letters and digits are refused', () => {
+      refuses({ last_name_kanji: 'Yamada' }, 'last_name_kanji', [FAMILY_PATTERN]);
+      refuses({ last_name_kanji: 'ＹＡＭＡＤＡ' }, 'last_name_kanji', [FAMILY_PATTERN]);
+      refuses({ last_name_kanji: '山田1' }, 'last_name_kanji', [FAMILY_PATTERN]);
+    });
 
-describe('agreements', () => {
-  it('condition_checked false or missing is refused', () => {
-    refuses({ condition_checked: false }, 'condition_checked', ['確認事項にチェックを入れてください']);
-    refuses({ condition_checked: undefined }, 'condition_checked', ['確認事項にチェックを入れてください']);
+    it('family name: max characters are accepted, max + 1 refused', () => {
+      const max = rules.limit('last_name_kanji', 'maxLength');
+      accepts({ last_name_kanji: '山'.repeat(max) });
+      refuses({ last_name_kanji: '山'.repeat(max + 1) }, 'last_name_kanji', [rules.message('last_name_kanji', 'maxLength')]);
+    });
+
+    // (an emptied input reaches the form data as undefined, not '': see ime.test.tsx)
+    it('family name: missing is refused', () => {
+      refuses({ last_name_kanji: undefined }, 'last_name_kanji', [rules.required('last_name_kanji')]);
+    });
+
+    it('given name: any space is refused', () => {
+      accepts({ first_name_kanji: '花子' });
+      refuses({ first_name_kanji: '花　子' }, 'first_name_kanji', [GIVEN_PATTERN]);
+      refuses({ first_name_kanji: '花 子' }, 'first_name_kanji', [GIVEN_PATTERN]);
+      refuses({ first_name_kanji: 'Hanako' }, 'first_name_kanji', [GIVEN_PATTERN]);
+    });
+
+    it('given name: max characters are accepted, max + 1 refused; missing is refused', () => {
+      const max = rules.limit('first_name_kanji', 'maxLength');
+      accepts({ first_name_kanji: '花'.repeat(max) });
+      refuses({ first_name_kanji: '花'.repeat(max + 1) }, 'first_name_kanji', [rules.message('first_name_kanji', 'maxLength')]);
+      refuses({ first_name_kanji: undefined }, 'first_name_kanji', [rules.required('first_name_kanji')]);
+    });
   });
 
-  it('register-terms: agree false or missing is refused, true accepted', () => {
-    expect(errorsOf(terms, { agree: false })).toEqual({ agree: ['同意欄にチェックを入れてください'] });
-    expect(errorsOf(terms, {})).toEqual({ agree: ['同意欄にチェックを入れてください'] });
-    expect(errorsOf(terms, { agree: true })).toEqual({});
+  describe('alphabet names', () => {
+    const PATTERN = rules.message('last_name_alphabet', 'pattern');
+
+    it('letters, spaces and hyphens are accepted', () => {
+      for (const name of ['YAMADA', 'yamada', 'Mary Ann', 'Smith-Jones', 'De La Cruz-Lopez']) {
+        accepts({ last_name_alphabet: name, first_name_alphabet: name });
+      }
+    });
+
+    it('digits are refused', () => {
+      refuses({ last_name_alphabet: 'Yamada2' }, 'last_name_alphabet', [PATTERN]);
+      refuses({ first_name_alphabet: '2Hanako' }, 'first_name_alphabet', [PATTERN]);
+    });
+
+    it('full-width letters and kana are refused', () => {
+      refuses({ last_name_alphabet: 'ＹＡＭＡＤＡ' }, 'last_name_alphabet', [PATTERN]);
+      refuses({ first_name_alphabet: 'はなこ' }, 'first_name_alphabet', [PATTERN]);
+    });
+
+    it('max characters are accepted, max + 1 refused; missing is refused', () => {
+      const max = rules.limit('last_name_alphabet', 'maxLength');
+      accepts({ last_name_alphabet: 'A'.repeat(max) });
+      refuses({ last_name_alphabet: 'A'.repeat(max + 1) }, 'last_name_alphabet', [rules.message('last_name_alphabet', 'maxLength')]);
+      refuses({ first_name_alphabet: undefined }, 'first_name_alphabet', [rules.required('first_name_alphabet')]);
+    });
   });
-});
 
-describe('other required fields of register-profile', () => {
-  it.each([
-    ['birthday', '生年月日を入力してください'],
-    ['gender', '性別を選択してください'],
-    ['job', '就業形態を選択してください'],
-    ['industry', '職種を選択してください'],
-    ['address_current', '住所を入力してください'],
-    ['mail_opt', 'おすすめ情報メールの受け取りを選択してください'],
-  ])('%s missing: %s', (field, message) => refuses({ [field]: undefined }, field, [message]));
+  describe('password (the checklist rules, each with its own message)', () => {
+    const pw = (password: string) => ({ password, password_confirm: password });
+    const MAX = rules.limit('password', 'maxLength');
 
-  it('an impossible birthday is refused', () => {
-    refuses({ birthday: '1990-02-30' }, 'birthday', ['生年月日を正しく入力してください']);
+    it('min - 1 characters are refused, min accepted', () => {
+      refuses(pw(passwordOf(PW_MIN - 1)), 'password', [PW.min]);
+      accepts(pw(passwordOf(PW_MIN)));
+    });
+
+    it('no lower-case letter', () => refuses(pw(long('ABCDEF1!')), 'password', [PW.lower]));
+    it('no upper-case letter', () => refuses(pw(long('abcdef1!')), 'password', [PW.upper]));
+    it('no digit', () => refuses(pw(long('Abcdefg!')), 'password', [PW.digit]));
+    it('no symbol', () => refuses(pw(long('Abcdefg1')), 'password', [PW.symbol]));
+
+    it.each(['!', '/', ':', '@', '[', '`', '{', '~'])('the symbol %s counts as a symbol', (symbol) => accepts(pw(long(`Abcdef1${symbol}`))));
+
+    it('the same character 7 times in a row is accepted, 8 times refused', () => {
+      accepts(pw(long(`A${'a'.repeat(7)}1!`)));
+      refuses(pw(long(`A${'a'.repeat(8)}1!`)), 'password', [PW.repeat]);
+      refuses(pw(long(`Ab1${'!'.repeat(8)}`)), 'password', [PW.repeat]);
+    });
+
+    it('full-width characters are refused', () => {
+      refuses(pw(`${long('Abcdef1!')}ａ`), 'password', [PW.charset]);
+      refuses(pw(`${long('Abcdef1!')}あ`), 'password', [PW.charset]);
+      refuses(pw(`${long('Abcdef1!')}　`), 'password', [PW.charset]);
+    });
+
+    it('every missing rule gets its own message', () => {
+      refuses(pw('abc'), 'password', [PW.min, PW.upper, PW.digit, PW.symbol]);
+    });
+
+    it('max + 1 characters are refused, max accepted', () => {
+      expect([...passwordOf(MAX + 1)]).toHaveLength(MAX + 1);
+      refuses(pw(passwordOf(MAX + 1)), 'password', [rules.message('password', 'maxLength')]);
+      accepts(pw(passwordOf(MAX)));
+    });
+
+    it('missing is refused', () => {
+      expect(profileErrors({ password: undefined, password_confirm: undefined })).toEqual({
+        password: [rules.required('password')],
+        password_confirm: [rules.required('password_confirm')],
+      });
+    });
+
+    it('a confirmation that differs is refused with its own message', () => {
+      const MISMATCH = rules.message('password_confirm', 'sameAs');
+      refuses({ password_confirm: `${VALID_PROFILE.password}?` }, 'password_confirm', [MISMATCH]);
+      refuses({ password_confirm: VALID_PROFILE.password.toLowerCase() }, 'password_confirm', [MISMATCH]);
+    });
+  });
+
+  describe('register-email: email_confirm', () => {
+    const emailRules = rulesOf('register-email', dir);
+    const emailErrors = (data: Record<string, unknown>) => errorsOf(forms.email, data);
+
+    it('the same address twice is accepted', () => {
+      expect(emailErrors({ email: 'taro@example.com', email_confirm: 'taro@example.com' })).toEqual({});
+    });
+
+    it('a different confirmation is refused with its own message', () => {
+      expect(emailErrors({ email: 'taro@example.com', email_confirm: 'jiro@example.com' })).toEqual({
+        email_confirm: [emailRules.message('email_confirm', 'sameAs')],
+      });
+    });
+
+    it('a missing confirmation has its own message', () => {
+      expect(emailErrors({ email: 'taro@example.com' })).toEqual({ email_confirm: [emailRules.required('email_confirm')] });
+    });
+  });
+
+  describe('amc (optional, exactly 10 half-width digits)', () => {
+    const MESSAGE = rules.message('amc', 'pattern');
+    it('10 digits are accepted; 9 and 11 refused', () => {
+      refuses({ amc: '123456789' }, 'amc', [MESSAGE]);
+      accepts({ amc: '1234567890' });
+      refuses({ amc: '12345678901' }, 'amc', [MESSAGE]);
+    });
+    it('empty or missing is accepted', () => {
+      accepts({ amc: '' });
+      accepts({ amc: undefined });
+    });
+    it('full-width digits and letters are refused', () => {
+      refuses({ amc: '１２３４５６７８９０' }, 'amc', [MESSAGE]);
+      refuses({ amc: '12345678a0' }, 'amc', [MESSAGE]);
+    });
+  });
+
+  describe('zip_current (3 digits, optional hyphen, 4 digits)', () => {
+    const MESSAGE = rules.message('zip_current', 'pattern');
+    it('accepts 1000001 and 100-0001', () => {
+      accepts({ zip_current: '1000001' });
+      accepts({ zip_current: '100-0001' });
+    });
+    it('refuses 8 digits and misplaced hyphens', () => {
+      refuses({ zip_current: '10000001' }, 'zip_current', [MESSAGE]);
+      refuses({ zip_current: '100000' }, 'zip_current', [MESSAGE]);
+      refuses({ zip_current: '1000-001' }, 'zip_current', [MESSAGE]);
+      refuses({ zip_current: '100-00001' }, 'zip_current', [MESSAGE]);
+      refuses({ zip_current: '１００-０００１' }, 'zip_current', [MESSAGE]);
+    });
+    it('is required', () => refuses({ zip_current: undefined }, 'zip_current', [rules.required('zip_current')]));
+  });
+
+  describe('phone (0 followed by 9 to 12 digits, hyphens allowed between them)', () => {
+    const MESSAGE = rules.message('phone', 'pattern');
+    it.each(['0312345678', '03-1234-5678', '090-1234-5678', '0312345678901', '0120-123-456'])('accepts %s', (phone) => accepts({ phone }));
+    it.each([
+      ['031234567', '0 + 8'],
+      ['03123456789012', '0 + 13'],
+      ['3123456789', 'no leading 0'],
+      ['+81312345678', 'international form'],
+      ['090 1234 5678', 'spaces'],
+      ['090-1234-567a', 'a letter'],
+      ['０９０１２３４５６７８', 'full-width digits'],
+      ['0------------', 'hyphens without digits'],
+      ['0-1-2-3-4-5-6', 'too few digits among hyphens'],
+      ['090--1234-5678', 'two hyphens in a row'],
+    ])('refuses %s (%s)', (phone) => refuses({ phone }, 'phone', [MESSAGE]));
+    it('is required', () => refuses({ phone: undefined }, 'phone', [rules.required('phone')]));
+  });
+
+  describe('industry_other (required only when industry is 99, at most max characters)', () => {
+    it('is not required for another industry', () => accepts({ industry: '8' }));
+    it('is required when industry is 99', () => {
+      refuses({ industry: '99' }, 'industry_other', [rules.required('industry_other')]);
+      refuses({ industry: '99', industry_other: '' }, 'industry_other', [rules.message('industry_other', 'minLength')]);
+    });
+    it('max characters are accepted, max + 1 refused', () => {
+      const max = rules.limit('industry_other', 'maxLength');
+      accepts({ industry: '99', industry_other: jp(max) });
+      refuses({ industry: '99', industry_other: jp(max + 1) }, 'industry_other', [rules.message('industry_other', 'maxLength')]);
+    });
+  });
+
+  describe('agreements', () => {
+    it('condition_checked false or missing is refused', () => {
+      refuses({ condition_checked: false }, 'condition_checked', [rules.message('condition_checked', 'const')]);
+      refuses({ condition_checked: undefined }, 'condition_checked', [rules.required('condition_checked')]);
+    });
+
+    it('register-terms: agree false or missing is refused, true accepted', () => {
+      const terms = rulesOf('register-terms', dir);
+      expect(errorsOf(forms.terms, { agree: false })).toEqual({ agree: [terms.message('agree', 'const')] });
+      expect(errorsOf(forms.terms, {})).toEqual({ agree: [terms.required('agree')] });
+      expect(errorsOf(forms.terms, { agree: true })).toEqual({});
+    });
+  });
+
+  describe('other required fields of register-profile', () => {
+    it.each(['birthday', 'gender', 'job', 'industry', 'address_current', 'mail_opt'])('%s missing', (field) => refuses({ [field]: undefined }, field, [rules.required(field)]));
+
+    it('an impossible birthday is refused', () => {
+      refuses({ birthday: '1990-02-30' }, 'birthday', [rules.message('birthday', 'format')]);
+    });
   });
 });

@@ -7,8 +7,8 @@ import { buildFormModule } from '../support/forms';
 import { browserFieldErrors } from '../support/field-messages';
 import { rulesOf } from '../support/schema-messages';
 
-const INVALID_DATE = '日付の形式が正しくありません（例：1990年01月01日）';
 const identity = rulesOf('reset-identity');
+const INVALID_DATE = identity.message('birthday', 'format');
 const PHONE_DIGITS = identity.message('phone', 'pattern');
 /** The longest number the reset takes: registration's phone limit (docs/decisions/018). */
 const PHONE_MAX = identity.limit('phone', 'maxLength');
@@ -62,7 +62,7 @@ describe('birthday', () => {
 
   it('an empty birthday is required', () => {
     const { birthday: _, ...rest } = asLeft('', '0312345678');
-    expect(browserFieldErrors(form, rest).birthday).toEqual(['生年月日を入力してください']);
+    expect(browserFieldErrors(form, rest).birthday).toEqual([identity.required('birthday')]);
   });
 });
 

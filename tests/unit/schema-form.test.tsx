@@ -11,8 +11,12 @@ import messages from '../../messages/ja.json';
 import type { FormModule } from '../../src/engine/SchemaForm';
 import { FormHarness } from '../support/form-harness';
 import { inlineFormModule } from '../support/precompiled';
+import { rulesIn } from '../support/schema-rules';
 
 afterEach(cleanup);
+
+/** The login form's own messages, as its schema states them. */
+const rules = rulesIn(form.schema);
 
 const fieldErrors = (field: string) =>
   Array.from(document.querySelectorAll(`[data-field="root_${field}"] .field__errors li`)).map((li) => li.textContent);
@@ -29,8 +33,8 @@ describe('SchemaForm (login form)', () => {
     const user = userEvent.setup();
     render(<FormHarness form={form} onSubmit={onSubmit} />);
     await user.click(screen.getByRole('button', { name: 'ログイン' }));
-    await waitFor(() => expect(fieldErrors('email')).toEqual(['メールアドレスは必須です']));
-    expect(fieldErrors('password')).toEqual(['パスワードを入力してください']);
+    await waitFor(() => expect(fieldErrors('email')).toEqual([rules.required('email')]));
+    expect(fieldErrors('password')).toEqual([rules.required('password')]);
     expect(onSubmit).not.toHaveBeenCalled();
     // nothing lands on the form as a whole
     expect(screen.getAllByRole('alert')).toHaveLength(2);
@@ -43,7 +47,7 @@ describe('SchemaForm (login form)', () => {
     await user.type(email, 'taro');
     expect(fieldErrors('email')).toEqual([]);
     await user.tab();
-    await waitFor(() => expect(fieldErrors('email')).toEqual(['メールアドレスの形式が正しくありません']));
+    await waitFor(() => expect(fieldErrors('email')).toEqual([rules.message('email', 'pattern')]));
     expect(fieldErrors('password')).toEqual([]); // not visited yet
     await user.click(email);
     await user.type(email, '@example.com');

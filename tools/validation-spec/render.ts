@@ -1,15 +1,20 @@
 // docs/validation-spec.md, generated from the schemas (forms, UI schemas, catalogue, masters) and
-// messages/: one section per screen and form, one row per field. Pure and deterministic (no
-// clock, sorted input), so CI can regenerate it and diff. Wording: messages/validation-spec.ja.json.
+// messages/: one section per screen and form, one row per field, with the rules a member can
+// break from the screen (reachable.ts) and, below, what only the server checks (server-checks.ts);
+// patterns in words with the regex as a footnote, each option list once at the end. Pure and
+// deterministic (no clock, no environment, sorted input), so CI can regenerate it and diff.
+// Wording: messages/validation-spec.ja.json.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format } from '../../src/shared/format.ts';
 import { fillMessage } from '../../src/shared/validation/message-params.ts';
-import { formNames, loadBundledForm, loadCatalogue, SCHEMAS_DIR } from '../../src/shared/validation/schema-files.ts';
+import { formNames, loadApiSchemas, loadBundledForm, loadCatalogue, SCHEMAS_DIR } from '../../src/shared/validation/schema-files.ts';
 import type { JsonObject } from '../../src/shared/validation/schema-bundle.ts';
 import { refChain, refusedPatterns } from '../../src/shared/validation/schema-refs.ts';
 import { formFields, isObject, type Condition, type FieldRules, type Rule } from './field-rules.ts';
+import { canBeLeftEmpty, reachable, widgetOf, type Widget } from './reachable.ts';
+import { serverChecks, serverNumbers } from './server-checks.ts';
 
 type Texts = typeof import('../../messages/validation-spec.ja.json');
 type Option = { value: string; label: string };
@@ -32,9 +37,20 @@ export function code(text: string): string {
   return `${fence}${pad}${text}${pad}${fence}`;
 }
 
+/** Text from a schema, shown as written: characters Markdown would take for markup escaped. */
+const plain = (text: string) => text.replace(/[\\`*_[\]<]/g, (c) => `\\${c}`);
+
 /** A table cell: lines joined with <br>, pipes escaped. */
 function cell(lines: string[], empty: string): string {
   return [...new Set(lines)].join('<br>').replace(/\|/g, '\\|').replace(/\n/g, '<br>') || empty;
+}
+
+/** What the whole document shares: the regex footnotes and the option lists it refers to. */
+interface DocContext {
+  /** Regex → footnote number, in order of first use. */
+  footnotes: Map<string, number>;
+  /** Option lists a form referred to, to be listed once at the end. */
+  mastersShown: Set<string>;
 }
 
 interface FormContext {
@@ -47,7 +63,13 @@ interface FormContext {
   servedMasters: Set<string>;
   fallback: string;
   fields: Map<string, FieldRules>;
+  doc: DocContext;
 }
+
+/** The field's widget, as far as what it can hand the form. */
+const widget = (ctx: FormContext, field: FieldRules): Widget => widgetOf(field, uiOf(ctx, field.name));
+/** The field's rules a member can break from the screen. */
+const shownRules = (ctx: FormContext, field: FieldRules): Rule[] => field.rules.filter((rule) => reachable(widget(ctx, field), rule));
 
 const uiOf = (ctx: FormContext, name: string): JsonObject => (isObject(ctx.ui[name]) ? (ctx.ui[name] as JsonObject) : {});
 const uiOptions = (ctx: FormContext, name: string): JsonObject => {
@@ -149,18 +171,21 @@ function typeCell(ctx: FormContext, field: FieldRules): string[] {
 const num = (rules: Rule[], keyword: string, pick: (a: number, b: number) => number): number | undefined =>
   rules.filter((r) => r.keyword === keyword && typeof r.value === 'number').map((r) => r.value as number).reduce<number | undefined>((a, b) => (a === undefined ? b : pick(a, b)), undefined);
 
-/** Limits of one group of rules (same conditions, same level): the tightest of each bound. */
-function limitTexts(ctx: FormContext, rules: Rule[]): string[] {
+/** Limits of one group of rules (same conditions, same level): the tightest of each bound; a
+ *  fixed length reads as one number (in 桁 for a field of digits). */
+function limitTexts(ctx: FormContext, rules: Rule[], digits: boolean): string[] {
   const t = ctx.texts.limits;
   const out: string[] = [];
   const range = (minKey: string, maxKey: string, both: string, onlyMin: string, onlyMax: string) => {
     const min = num(rules, minKey, Math.max);
     const max = num(rules, maxKey, Math.min);
-    if (min !== undefined && max !== undefined) out.push(fill(both, { min, max }));
+    if (minKey === 'minLength' && min !== undefined && min === max) out.push(fill(digits ? t.exactDigits : t.exactLength, { n: min }));
+    else if (min !== undefined && max !== undefined) out.push(fill(both, { min, max }));
     else if (min !== undefined) out.push(fill(onlyMin, { min }));
     else if (max !== undefined) out.push(fill(onlyMax, { max }));
   };
-  range('minLength', 'maxLength', t.length, t.minLength, t.maxLength);
+  if (digits) range('minLength', 'maxLength', t.digits, t.minDigits, t.maxDigits);
+  else range('minLength', 'maxLength', t.length, t.minLength, t.maxLength);
   range('minItems', 'maxItems', t.items, t.minItems, t.maxItems);
   range('minimum', 'maximum', t.number, t.minimum, t.maximum);
   for (const rule of rules) {
@@ -178,22 +203,36 @@ function limitTexts(ctx: FormContext, rules: Rule[]): string[] {
   return out;
 }
 
+/** A field of digits only (its length is in 桁): it keeps only digits, or its pattern allows nothing else. */
+const isDigits = (field: FieldRules) =>
+  field.nodes.some((n) => Array.isArray(n['x-normalise']) && n['x-normalise'].includes('digitsOnly')) ||
+  field.rules.some((r) => r.keyword === 'pattern' && /^\^\[0-9\](\*|\+|\{\d+(,\d*)?\})\$$/.test(String(r.value)));
+
 function limitCell(ctx: FormContext, field: FieldRules): string[] {
   const groups = new Map<string, Rule[]>();
-  for (const rule of field.rules) {
+  // A length limit holds even where the input itself stops at it: QA tries it. Other rules a
+  // member cannot break (a choice's code pattern, unique choices) are left out.
+  const w = widget(ctx, field);
+  const isBound = (rule: Rule) => !rule.onItems && (rule.keyword === 'maxLength' || rule.keyword === 'maxItems' || (rule.keyword === 'minLength' && Number(rule.value) > 1));
+  const kept = field.rules.filter((rule) => reachable(w, rule) || (w.kind !== 'shown' && w.kind !== 'choice' && isBound(rule)));
+  for (const rule of kept) {
     const key = `${rule.onItems ? 1 : 0}:${extraConditions(field, rule.conditions).map((c) => describeCondition(ctx, c)).join('&')}`;
     groups.set(key, [...(groups.get(key) ?? []), rule]);
   }
-  return [...groups.values()].flatMap((rules) => limitTexts(ctx, rules).map((text) => ruleText(ctx, field, rules[0], text)));
+  return [...groups.values()].flatMap((rules) => limitTexts(ctx, rules, isDigits(field)).map((text) => ruleText(ctx, field, rules[0], text)));
 }
 
+/** The pattern in words, and a footnote holding the regex (one per regex in the document). */
 function patternCell(ctx: FormContext, field: FieldRules): string[] {
   const describe = (node: JsonObject, fromTitle: boolean) => {
     const text = node['x-pattern-description'] ?? (fromTitle ? node.title : undefined);
-    const regex = code(String(node.pattern ?? ''));
-    return typeof text === 'string' ? fill(ctx.texts.pattern, { description: text, regex }) : fill(ctx.texts.patternWithoutDescription, { regex });
+    const regex = String(node.pattern ?? '');
+    if (typeof text !== 'string') throw new Error(`The pattern ${regex} of field "${field.name}" has no x-pattern-description: say in words what it allows`);
+    const { footnotes } = ctx.doc;
+    if (!footnotes.has(regex)) footnotes.set(regex, footnotes.size + 1);
+    return fill(ctx.texts.pattern, { description: plain(text), footnote: fill(ctx.texts.footnote, { n: footnotes.get(regex) }) });
   };
-  return field.rules.flatMap((rule) => {
+  return shownRules(ctx, field).flatMap((rule) => {
     if (rule.keyword === 'pattern') return [ruleText(ctx, field, rule, describe(rule.node, rule.node.type === undefined))];
     const refused = rule.refused ? refusedPatterns(ctx.root, rule.refused) : [];
     if (refused.length > 0) {
@@ -224,10 +263,14 @@ function optionCell(ctx: FormContext, field: FieldRules): string[] {
   if (master && ctx.servedMasters.has(master)) return [fill(ctx.texts.servedMaster, { name: code(master), file: code(`schemas/masters/${master}.json`) })];
   if (list.length === 0) return [];
   const initial = fieldValue(ctx, field.name, 'default');
-  return [
-    ...(master ? [fill(ctx.texts.master, { name: code(master) })] : []),
-    ...list.map((o) => fill(ctx.texts.option, o) + (initial !== undefined && String(initial) === o.value ? ctx.texts.defaultOption : '')),
-  ];
+  const isDefault = (o: Option) => initial !== undefined && String(initial) === o.value;
+  // A master list is given once, at the end; a form's own short list (an enum) in place.
+  if (master) {
+    ctx.doc.mastersShown.add(master);
+    const chosen = list.find(isDefault);
+    return [fill(ctx.texts.masterRef, { name: code(master) }), ...(chosen ? [fill(ctx.texts.defaultOption, { option: fill(ctx.texts.option, chosen) })] : [])];
+  }
+  return list.map((o) => fill(ctx.texts.option, o) + (isDefault(o) ? ctx.texts.defaultMarker : ''));
 }
 
 /** The message a member sees when `keyword` fails on `node` (ajv-errors, else the engine's fallback). */
@@ -238,12 +281,14 @@ function messageOf(ctx: FormContext, node: JsonObject, keyword: string, child?: 
   return typeof raw === 'string' ? fillMessage(raw, node, keyword) : ctx.fallback;
 }
 
+/** Every message a member can make the field show. */
 function messageCell(ctx: FormContext, field: FieldRules): string[] {
   const keywordName = (k: string) => (ctx.texts.keywords as Record<string, string>)[k] ?? k;
   const line = (keyword: string, message: string) => fill(ctx.texts.message, { keyword: keywordName(keyword), message });
+  const required = canBeLeftEmpty(widget(ctx, field), field) ? field.required : [];
   return [
-    ...field.required.map((r) => withConditions(ctx, field, r.conditions, line('required', messageOf(ctx, r.parent, 'required', field.name)))),
-    ...field.rules.map((rule) => ruleText(ctx, field, rule, line(rule.keyword, messageOf(ctx, rule.node, rule.keyword)))),
+    ...required.map((r) => withConditions(ctx, field, r.conditions, line('required', messageOf(ctx, r.parent, 'required', field.name)))),
+    ...shownRules(ctx, field).map((rule) => ruleText(ctx, field, rule, line(rule.keyword, messageOf(ctx, rule.node, rule.keyword)))),
   ];
 }
 
@@ -272,8 +317,23 @@ function formTable(ctx: FormContext): string[] {
       cell(uiTextCell(ctx, field), ctx.texts.empty),
     ],
   );
-  const columns = ctx.texts.columns;
-  return [`| ${columns.join(' | ')} |`, `|${columns.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)];
+  return table(ctx.texts.columns, rows);
+}
+
+const table = (columns: string[], rows: string[][]) => [`| ${columns.join(' | ')} |`, `|${columns.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)];
+
+/** What only the server checks of the form, with the message the member then reads. */
+function serverTable(ctx: FormContext, name: string, submitted: boolean, numbers: Record<string, number>, apiMessages: Record<string, string>): string[] {
+  const t = ctx.texts.server;
+  const rows = serverChecks(name, ctx.root, submitted).map(({ check, field, answer, master }) => {
+    const text = (t.checks as Record<string, string>)[check];
+    if (!text) throw new Error(`${name}: no text for server check "${check}" in messages/validation-spec.ja.json "server.checks"`);
+    const message = answer === undefined ? t.noError : apiMessages[answer];
+    if (message === undefined) throw new Error(`${name}: server check "${check}" answers ${answer}, which messages/ja.json "api" does not have`);
+    const item = field && ctx.fields.has(field) ? label(ctx, field) : t.wholeForm;
+    return [item, cell([fill(text, { ...numbers, master: code(master ?? '') })], ctx.texts.empty), cell([answer === undefined ? message : fill(t.answer, { message, code: code(answer) })], ctx.texts.empty)];
+  });
+  return rows.length === 0 ? [] : [`#### ${t.heading}`, '', ...table(t.columns, rows), ''];
 }
 
 export interface SpecSources {
@@ -296,37 +356,66 @@ export function generateValidationSpec(sources: SpecSources | string = {}): stri
       .map((file) => file.replace(/\.json$/, ''))
       .filter((name) => !(name in masters)),
   );
-  const catalogue = loadCatalogue(schemasDir) as { basePath: string; routes: Array<{ path: string; access: string; title: string; forms: string[] }> };
+  const apiMessages = readJson<{ api: Record<string, string> }>(join(messagesDir, 'ja.json')).api;
+  const submitted = new Set(Object.values(loadApiSchemas(schemasDir)).flatMap((api) => (Array.isArray(api['x-forms']) ? api['x-forms'].map(String) : [])));
+  const numbers = serverNumbers();
+  const catalogue = loadCatalogue(schemasDir) as { basePath: string; routes: Array<{ path: string; access: string; title: string; forms: string[]; readOnly?: boolean }> };
   const known = formNames(schemasDir);
+  const doc: DocContext = { footnotes: new Map(), mastersShown: new Set() };
 
   const formSection = (name: string, level: string): string[] => {
     const { schema, uiSchema } = loadBundledForm(name, schemasDir);
     const order = Array.isArray(uiSchema['ui:order']) ? uiSchema['ui:order'].map(String) : [];
     const fields = new Map(formFields(schema, order).map((f) => [f.name, f]));
-    const ctx: FormContext = { root: schema, ui: uiSchema, texts, masters, servedMasters, fallback, fields };
-    return [`${level} ${fill(texts.formHeading, { name: code(name) })}`, '', ...formTable(ctx), ''];
+    const ctx: FormContext = { root: schema, ui: uiSchema, texts, masters, servedMasters, fallback, fields, doc };
+    return [`${level} ${fill(texts.formHeading, { name: code(name) })}`, '', ...formTable(ctx), '', ...serverTable(ctx, name, submitted.has(name), numbers, apiMessages)];
   };
 
-  const withForms = catalogue.routes.filter((r) => r.forms.length > 0);
+  // A screen that only shows data with a form's labels (the member info) is no validation table.
+  const withForms = catalogue.routes.filter((r) => r.forms.length > 0 && !r.readOnly);
   const listed = new Set(withForms.flatMap((r) => r.forms));
   const unlisted = known.filter((name) => !listed.has(name));
   const pathOf = (path: string) => `${catalogue.basePath}/${path}`;
+  const formsOf = (r: (typeof catalogue.routes)[number]) => (r.readOnly ? texts.readOnlyScreen : r.forms.length > 0 ? r.forms.map(code).join(texts.listSeparator) : texts.noForms);
+  const intro = { ...numbers, ipMessage: apiMessages.TOO_MANY_ATTEMPTS };
+  const sections = [
+    ...withForms.flatMap((route) => [`## ${fill(texts.screenHeading, { title: route.title, path: pathOf(route.path) })}`, '', ...route.forms.flatMap((f) => formSection(f, '###'))]),
+    ...(unlisted.length > 0 ? [`## ${texts.unlistedHeading}`, '', ...unlisted.flatMap((f) => formSection(f, '###'))] : []),
+  ];
   const lines = [
     HEADER_COMMENT,
     '',
     `# ${texts.title}`,
     '',
-    ...texts.intro.flatMap((p) => [p, '']),
+    ...texts.intro.flatMap((p) => [fill(p, intro), '']),
     `## ${texts.screensHeading}`,
     '',
-    `| ${texts.screenColumns.join(' | ')} |`,
-    `|${texts.screenColumns.map(() => '---').join('|')}|`,
-    ...catalogue.routes.map((r) =>
-      `| ${r.title} | ${code(pathOf(r.path))} | ${(texts.access as Record<string, string>)[r.access] ?? r.access} | ${r.forms.length > 0 ? r.forms.map(code).join(texts.listSeparator) : texts.noForms} |`,
+    ...table(
+      texts.screenColumns,
+      catalogue.routes.map((r) => [r.title, code(pathOf(r.path)), (texts.access as Record<string, string>)[r.access] ?? r.access, formsOf(r)]),
     ),
     '',
-    ...withForms.flatMap((route) => [`## ${fill(texts.screenHeading, { title: route.title, path: pathOf(route.path) })}`, '', ...route.forms.flatMap((f) => formSection(f, '###'))]),
-    ...(unlisted.length > 0 ? [`## ${texts.unlistedHeading}`, '', ...unlisted.flatMap((f) => formSection(f, '###'))] : []),
+    ...sections,
+    ...mastersSection(texts, masters, doc),
+    ...footnoteSection(texts, doc),
   ];
   return lines.join('\n').replace(/\n+$/, '\n');
+}
+
+/** Every option list a form referred to, once, in name order. */
+function mastersSection(texts: Texts, masters: Record<string, Option[]>, doc: DocContext): string[] {
+  if (doc.mastersShown.size === 0) return [];
+  return [
+    `## ${texts.mastersHeading}`,
+    '',
+    texts.mastersIntro,
+    '',
+    ...[...doc.mastersShown].sort().flatMap((name) => [`### ${fill(texts.masterHeading, { name: code(name) })}`, '', ...table(texts.optionColumns, masters[name].map((o) => [code(o.value), cell([o.label], texts.empty)])), '']),
+  ];
+}
+
+/** The regexes behind the patterns, for developers, as footnotes. */
+function footnoteSection(texts: Texts, doc: DocContext): string[] {
+  if (doc.footnotes.size === 0) return [];
+  return [`## ${texts.footnotesHeading}`, '', texts.footnotesIntro, '', ...[...doc.footnotes].map(([regex, n]) => `${fill(texts.footnote, { n })}: ${code(regex)}`), ''];
 }

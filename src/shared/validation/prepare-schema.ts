@@ -1,9 +1,11 @@
 // What every schema goes through once loaded, on both sides, before anyone validates with it or
-// shows it: bundled (every $ref local), each required field given its message, and every
+// shows it: bundled (every $ref local), each message beside a $ref moved to the keyword it is for
+// (ref-messages.ts), each required field given its message, and every
 // `{limit}`/`{min}`/`{max}` in a message or title filled from the node it describes. The client's
 // precompiled validators, the server and the UI therefore read the same finished texts.
 import { bundleSchema, type JsonObject } from './schema-bundle.ts';
 import { fillMessage } from './message-params.ts';
+import { withMessagesBesideRefs } from './ref-messages.ts';
 import { fieldNodes, propertyBlocks, resolveNode, walkNodes } from './schema-nodes.ts';
 
 /** Keyword-wide default messages (fields.json "x-default-messages"): JSON Forms' fallback, used
@@ -52,7 +54,7 @@ function fillTexts(root: JsonObject): void {
 
 /** A form or API schema ready to validate with and to show: bundled, messages filled. */
 export function prepareSchema(root: JsonObject, shared: Record<string, JsonObject>, defaults: DefaultMessages = {}): JsonObject {
-  const bundled = clone(bundleSchema(root, shared));
+  const bundled = withMessagesBesideRefs(clone(bundleSchema(root, shared)));
   liftRequiredMessages(bundled, defaults);
   fillTexts(bundled);
   return bundled;

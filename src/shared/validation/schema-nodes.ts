@@ -5,7 +5,7 @@ import type { JsonObject } from './schema-bundle.ts';
 const LOCAL_DEF = /^#\/\$defs\/(.+)$/;
 
 /** A node with its local `$ref` chain merged in: the referring node's own keywords win, as they
- *  do for rjsf, and as ajv applies both. */
+ *  do for rjsf, and as ajv applies both; its messages are merged keyword by keyword. */
 export function resolveNode(root: JsonObject, node: JsonObject, seen = new Set<string>()): JsonObject {
   const ref = typeof node.$ref === 'string' ? LOCAL_DEF.exec(node.$ref) : null;
   if (!ref || seen.has(ref[1])) return node;
@@ -14,7 +14,10 @@ export function resolveNode(root: JsonObject, node: JsonObject, seen = new Set<s
   seen.add(ref[1]);
   const { $ref: _ref, ...own } = node;
   void _ref;
-  return { ...resolveNode(root, target, seen), ...own };
+  const resolved = resolveNode(root, target, seen);
+  const messages = [resolved.errorMessage, own.errorMessage];
+  const merged = messages.every((m) => m && typeof m === 'object') ? { errorMessage: Object.assign({}, ...messages) as JsonObject } : {};
+  return { ...resolved, ...own, ...merged };
 }
 
 /** The places a form states properties: its own, and those of each if/then/else branch. */
@@ -59,14 +62,15 @@ const SCHEMA_MAPS = new Set(['properties', '$defs', 'patternProperties', 'depend
 const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 const SCHEMA_SLOTS = new Set(['items', 'not', 'if', 'then', 'else', 'contains', 'additionalProperties', 'propertyNames']);
 
-/** Visits every schema object in a tree (including $defs), parents first. */
-export function walkNodes(node: unknown, visit: (node: JsonObject) => void): void {
+/** Visits every schema object in a tree (including $defs), parents first, with the name of the
+ *  nearest property or definition it sits in. */
+export function walkNodes(node: unknown, visit: (node: JsonObject, name: string | undefined) => void, name?: string): void {
   if (!node || typeof node !== 'object' || Array.isArray(node)) return;
-  visit(node as JsonObject);
+  visit(node as JsonObject, name);
   for (const [key, value] of Object.entries(node as JsonObject)) {
-    if (SCHEMA_MAPS.has(key) && value && typeof value === 'object') Object.values(value).forEach((child) => walkNodes(child, visit));
-    else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) value.forEach((child) => walkNodes(child, visit));
-    else if (SCHEMA_SLOTS.has(key)) walkNodes(value, visit);
+    if (SCHEMA_MAPS.has(key) && value && typeof value === 'object') Object.entries(value).forEach(([child, sub]) => walkNodes(sub, visit, child));
+    else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) value.forEach((child) => walkNodes(child, visit, name));
+    else if (SCHEMA_SLOTS.has(key)) walkNodes(value, visit, name);
   }
 }
 
