@@ -1,19 +1,26 @@
 // npm run dev: the same stack as npm start, but the client comes from Vite with hot reload
 // (schema edits reload the page too, see tools/vite-plugin-forms.ts), plus the dev-only form
-// review page /user/_forms and its verdict endpoint (scripts/dev-form-verdict.ts).
+// review page /user/_forms and its verdict endpoint (scripts/dev-form-verdict.ts), and how many
+// stored records each form would refuse (scripts/dev-form-impact.ts, read-only).
 import { readFileSync } from 'node:fs';
 import middie from '@fastify/middie';
 import { createServer } from 'vite';
 import { startStack } from '../src/server/main';
 import { injectSettings } from '../src/server/client-files';
 import { devFormRoutes } from './dev-form-verdict';
+import { devImpactRoutes } from './dev-form-impact';
+import { loadConfig } from '../src/server/config';
+import type { Db } from '../src/server/db/connect';
+import { openStoredData } from '../src/server/impact/cli';
 
+let impactDb: Db | undefined;
 const vite = await createServer({ server: { middlewareMode: true }, appType: 'custom' });
 const stack = await startStack(undefined, {
   async mountClient(app, settings) {
     await app.register(middie);
     // The form review page's server verdict (/user/_forms): development only.
     devFormRoutes(app);
+    devImpactRoutes(app, () => (impactDb ??= openStoredData(loadConfig()).db));
     app.use((req, res, next) => (req.url?.startsWith('/v1/') ? next() : vite.middlewares(req, res, next)));
     const page = async (url: string) => injectSettings(await vite.transformIndexHtml(url, readFileSync('index.html', 'utf8')), settings);
     app.get('/user/*', async (request, reply) => reply.type('text/html; charset=utf-8').send(await page(request.url)));
@@ -22,5 +29,5 @@ const stack = await startStack(undefined, {
   },
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => void Promise.all([stack.close(), vite.close()]).then(() => process.exit(0)));
+  process.once(signal, () => void Promise.all([stack.close(), vite.close(), impactDb?.destroy()]).then(() => process.exit(0)));
 }

@@ -11,6 +11,7 @@ import { format } from '../shared/format';
 import { sampleData } from '../shared/sample-data';
 import type { FieldErrors } from '../shared/validation/field-errors';
 import { firstOf, isObject, type JsonObject } from '../shared/validation/schema-refs';
+import { useStoredImpact } from './use-stored-impact';
 
 interface Verdict {
   valid: boolean;
@@ -82,6 +83,8 @@ export function FormReviewPanel({ name }: { name: string }) {
     };
   }, [name]);
 
+  const impact = useStoredImpact(name, form?.uiSchema);
+
   if (!form) return <p className="loading">{texts.loading}</p>;
 
   const change = (next: JsonObject) => {
@@ -133,9 +136,15 @@ export function FormReviewPanel({ name }: { name: string }) {
           ))}
         </div>
       )}
+      {impact.summary && (
+        <p className={`notice notice--${impact.summary.kind}`} data-testid="form-review-impact">
+          {impact.summary.text}
+        </p>
+      )}
       <SchemaForm<JsonObject>
         ref={handle}
         form={form}
+        uiOverrides={impact.uiOverrides}
         formData={data}
         onChange={change}
         masters={masters}

@@ -78,6 +78,9 @@ export interface SchemaFormProps<T> {
   /** Master option lists for master-* widgets, by master name. */
   masters?: Record<string, MasterOption[] | undefined>;
   postalLookup?: PostalLookup;
+  /** Shows the errors of the data the form opens with at once, as a submit attempt would, and
+   *  takes the member to the first: stored data that a rule tightened since now refuses. */
+  showErrorsOnOpen?: boolean;
 }
 
 export interface SchemaFormHandle {
@@ -86,13 +89,18 @@ export interface SchemaFormHandle {
 }
 
 function SchemaFormInner<T extends object>(props: SchemaFormProps<T>, ref: ForwardedRef<SchemaFormHandle>) {
-  const { form, formData, onChange, onSubmit, serverErrors, disabled, busy, uiOverrides, id, actions, children, masters, postalLookup } = props;
+  const { form, formData, onChange, onSubmit, serverErrors, disabled, busy, uiOverrides, id, actions, children, masters, postalLookup, showErrorsOnOpen } = props;
   const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
   const [submitted, setSubmitted] = useState(false);
   const rjsf = useRef<Form>(null);
   const focusFirstError = useFocusFirstError();
   useEffect(watchPointer, []);
   const formElement = () => rjsf.current?.formElement.current as HTMLFormElement | null | undefined;
+  // Once, when the form opens: a failed check is a failed submit attempt (onError, focus).
+  useEffect(() => {
+    if (showErrorsOnOpen) rjsf.current?.validateForm();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   // Errors the server found are shown like the form's own: the member is taken to the first.
   useEffect(() => {
     if (serverErrors && Object.keys(serverErrors).length) focusFirstError(formElement());

@@ -28,7 +28,8 @@ export async function createMember(db: Db, email: string, password: string, prof
       id,
       email: canonicalEmail(email),
       status: 'active',
-      password_hash: await hashPassword(password),
+      // A caller seeding many members hashes once and passes password_hash (bench/seed-members.ts).
+      password_hash: profile.password_hash ?? (await hashPassword(password)),
       ...demoProfile,
       created_at: at,
       updated_at: at,

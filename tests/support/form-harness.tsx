@@ -19,9 +19,11 @@ export interface HarnessProps {
   masters?: Record<string, MasterOption[] | undefined>;
   /** Replaces the real postal lookup (passed through to SchemaForm). */
   postalLookup?: PostalLookup;
+  /** Passed through to SchemaForm. */
+  showErrorsOnOpen?: boolean;
 }
 
-export function FormHarness({ form, initial, uiOverrides, serverErrors, onData, onSubmit, masters, postalLookup }: HarnessProps) {
+export function FormHarness({ form, initial, uiOverrides, serverErrors, onData, onSubmit, masters, postalLookup, showErrorsOnOpen }: HarnessProps) {
   const [data, setData] = useState<Partial<Record<string, unknown>>>(initial ?? {});
   return (
     <SchemaForm<Record<string, unknown>>
@@ -31,6 +33,7 @@ export function FormHarness({ form, initial, uiOverrides, serverErrors, onData, 
       serverErrors={serverErrors}
       masters={masters}
       postalLookup={postalLookup}
+      showErrorsOnOpen={showErrorsOnOpen}
       onChange={(next) => {
         setData(next);
         onData?.(next as Record<string, unknown>);

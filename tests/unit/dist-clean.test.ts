@@ -13,6 +13,7 @@ import catalogue from '../../schemas/catalogue.json';
 import messages from '../../messages/ja.json';
 import mailMessages from '../../messages/mail.ja.json';
 import operatorMessages from '../../messages/operator.ja.json';
+import impactMessages from '../../messages/impact.ja.json';
 import budgets from '../../bench/budgets.json';
 import { readManifest, routeFiles } from '../../src/server/route-assets';
 import { routeWeight } from '../../tools/bundle-weight';
@@ -97,15 +98,19 @@ function texts(value: unknown): string[] {
 }
 
 describe('client bundle: only the text the browser shows', () => {
-  // Mail and operator texts live in server-only files. Short ones (a label such as
-  // 「お問い合わせ内容」, the secretariat's name) may well be on a form too: look for sentences.
+  // Mail, operator and impact-report texts live in server-only files. Short ones (a label such
+  // as 「お問い合わせ内容」, the secretariat's name) may well be on a form too: look for sentences.
   const shown = texts(messages).join('\n');
-  const serverOnly = [...texts(mailMessages), ...texts(operatorMessages)].filter((text) => text.length >= 20 && !shown.includes(text));
+  const serverOnly = [...texts(mailMessages), ...texts(operatorMessages), ...texts(impactMessages)].filter((text) => text.length >= 20 && !shown.includes(text));
   const keysOf = (value: object): string[] => Object.entries(value).flatMap(([key, child]) => [key, ...(child && typeof child === 'object' ? keysOf(child) : [])]);
   const shownKeys = new Set(keysOf(messages));
 
   it('the server-only message files hold texts to look for', () => {
     expect(serverOnly.length).toBeGreaterThan(20);
+  });
+
+  it('the impact report’s texts are among them', () => {
+    expect(serverOnly).toContain(impactMessages.errors.noDatabaseFile);
   });
 
   it('no script carries a mail template, the operator tool’s words or their keys', () => {
@@ -140,7 +145,7 @@ describe('dev-only pages', () => {
   it('the form review page (/user/_forms) and its verdict endpoint are not in the production bundle', () => {
     const review = JSON.parse(readFileSync(join(ROOT, 'messages', 'form-review.ja.json'), 'utf8')) as Record<string, string>;
     // Its texts, its route, the endpoint it calls, and the index of every form it lists.
-    const markers = [review.title, review.fillSample, review.serverVerdict, '_forms', '_dev/forms', 'form-index'];
+    const markers = [review.title, review.fillSample, review.serverVerdict, review.impactFailed, '_forms', '_dev/forms', 'form-index'];
     const hits = scripts.flatMap(({ file, code }) => markers.filter((marker) => code.includes(marker) || file.includes(marker)).map((marker) => `${file}: ${marker}`));
     expect(hits).toEqual([]);
   });

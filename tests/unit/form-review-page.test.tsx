@@ -75,3 +75,40 @@ describe('form review page', () => {
     expect(call).toHaveBeenCalledWith('post', '/_dev/forms/register-profile/verdict', { auth: 'client', body: shownData() });
   });
 });
+
+describe('form review page: stored data', () => {
+  it('shows how many stored members the form refuses, above it and beside each judged field', async () => {
+    const summary = '保存済みデータ（npm run impact と同じ判定）：有効な会員 10人のうち 3人がこのフォームを通りません。';
+    const refusedNote = '保存済みの有効な会員：3人が通りません（30文字以上 3人）';
+    const passNote = '保存済みの有効な会員：すべて通ります';
+    call.mockImplementation(async (_method: string, path: string) =>
+      path.endsWith('/impact')
+        ? {
+            impact: { form: 'register-profile', fields: [{ field: 'purpose_detail', refused: 3, label: '', rules: [] }], judged: 10, refused: 3, judgedFields: ['purpose_detail', 'last_name_kanji'] },
+            summary,
+            notes: { purpose_detail: refusedNote, last_name_kanji: passNote },
+          }
+        : undefined,
+    );
+    open('/_forms/register-profile');
+    expect((await screen.findByTestId('form-review-impact', {}, { timeout: 10_000 })).textContent).toBe(summary);
+    expect(call).toHaveBeenCalledWith('get', '/_dev/forms/register-profile/impact', { auth: 'client' });
+    const field = (name: string) => document.querySelector(`[data-field="root_${name}"]`) as HTMLElement;
+    await waitFor(() => expect(within(field('purpose_detail')).getByText(refusedNote)).toBeTruthy());
+    expect(within(field('purpose_detail')).getByText(refusedNote).className).toContain('form-review__impact--refused');
+    expect(within(field('last_name_kanji')).getByText(passNote).className).not.toContain('--refused');
+    // A field's own help stays beside the note.
+    const help = (profileUi as Record<string, { 'ui:help'?: string }>).purpose_detail?.['ui:help'];
+    if (help) expect(within(field('purpose_detail')).getByText(help)).toBeTruthy();
+  });
+
+  it('says so when the counts cannot be had, and the form works as before', async () => {
+    call.mockImplementation(async (_method: string, path: string) => {
+      if (path.endsWith('/impact')) throw new Error('offline');
+      return undefined;
+    });
+    open('/_forms/register-profile');
+    expect((await screen.findByTestId('form-review-impact', {}, { timeout: 10_000 })).textContent).toBe(format(texts.impactFailed, { message: 'offline' }));
+    expect(screen.getByRole('button', { name: texts.fillSample })).toBeTruthy();
+  });
+});

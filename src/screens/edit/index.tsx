@@ -77,6 +77,8 @@ function EditForm({ user, masters }: { user: UserInfo; masters: Record<string, {
       onSubmit={submit}
       serverErrors={serverErrors}
       masters={masters}
+      // A saved value a rule now refuses shows its message at once, so the member can fix it.
+      showErrorsOnOpen
       actions={
         <>
           {!valid && (

@@ -20,19 +20,26 @@ export interface DbOptions {
   applicationName?: string;
   /** Told of errors on idle pooled connections (a restarted or failed-over database). */
   onPoolError?: (error: Error) => void;
+  /** For tools that only read (npm run impact): SQLite opens the existing file read-only (never
+   *  creates it), PostgreSQL sessions start read-only, so no statement can write. */
+  readOnly?: boolean;
 }
 
 /** How long a request waits for a pooled PostgreSQL connection before answering 503. */
 const CONNECT_TIMEOUT_MS = 5000;
 
-export function openDb({ databaseUrl, dataDir, pgSchema, applicationName = 'member-site', onPoolError }: DbOptions): Db {
+/** Where the SQLite database of a data folder lives. */
+export const sqliteFile = (dataDir: string) => join(dataDir, 'member-site.sqlite');
+
+export function openDb({ databaseUrl, dataDir, pgSchema, applicationName = 'member-site', onPoolError, readOnly }: DbOptions): Db {
   if (databaseUrl) {
+    const settings = [...(pgSchema ? [`-c search_path=${pgSchema}`] : []), ...(readOnly ? ['-c default_transaction_read_only=on'] : [])];
     const pool = new pg.Pool({
       connectionString: databaseUrl,
       max: 10,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       application_name: applicationName,
-      ...(pgSchema ? { options: `-c search_path=${pgSchema}` } : {}),
+      ...(settings.length ? { options: settings.join(' ') } : {}),
     });
     // Without a listener, an idle connection that the server drops (restart, failover,
     // pg_terminate_backend, an idle-connection reaper) is an unhandled 'error' event and ends
@@ -45,8 +52,13 @@ export function openDb({ databaseUrl, dataDir, pgSchema, applicationName = 'memb
     pool.on('connect', (client) => client.on('error', report));
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
+  if (readOnly) {
+    const file = new SQLite(sqliteFile(dataDir), { readonly: true, fileMustExist: true });
+    file.pragma('busy_timeout = 5000');
+    return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
+  }
   mkdirSync(dataDir, { recursive: true });
-  const file = new SQLite(join(dataDir, 'member-site.sqlite'));
+  const file = new SQLite(sqliteFile(dataDir));
   file.pragma('journal_mode = WAL');
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
