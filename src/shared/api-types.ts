@@ -1,28 +1,12 @@
 // Shapes of API answers both sides agree on (the server builds them, the client reads them).
 import type masterLists from '../../schemas/masters/options.json';
+import type { WireValue } from './member-record';
 
-/** GET /v1/user/info: roman names as *_alpha, purpose as a comma-separated string of codes. */
-export interface UserInfo {
-  email: string;
-  last_name_kanji: string;
-  first_name_kanji: string;
-  last_name_alpha: string;
-  first_name_alpha: string;
-  birthday: string;
-  gender: string;
-  job: string;
-  jobLabel?: string;
-  industry: string;
-  industry_other: string;
-  zip_current: string;
-  address_current: string;
-  amc: string;
-  phone: string;
-  purpose: string;
-  purpose_detail: string;
-  purpose_other: string;
-  mail_opt: string;
-}
+/** GET /v1/user/info: the account's address, then every field of the member record the edit
+ *  form has, under its stored name (roman names as *_alpha; a list such as purpose as one
+ *  comma-separated string of codes; an empty text as ''), then jobLabel. Which fields: the
+ *  forms' JSON (src/shared/member-record.ts, schemas/api/user-info-response.json), not this type. */
+export type UserInfo = { email: string; jobLabel?: string } & { [field: string]: WireValue | undefined };
 
 /** An item of a master list (GET /v1/master/options). */
 export interface MasterOption {

@@ -1,9 +1,11 @@
 // @vitest-environment jsdom
-// The info view, read from the member record (the edit form's schema and UI schema): it shows
-// what it showed before the record was derived (labels, option labels, 〒100-0001, a dash for an
-// empty value, the "other" text beside its choice).
+// The info view and the edit form, read from the member record (the edit form's schema and UI
+// schema): the info view shows what it showed before the record was derived (labels, option
+// labels, 〒100-0001, a dash for an empty value, the "other" text beside its choice); the edit form
+// is filled from the saved record and sends the specification's profile update payload.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import options from '../../schemas/masters/options.json';
 import messages from '../../messages/ja.json';
@@ -15,6 +17,7 @@ vi.mock('../../src/api/masters', () => ({
 }));
 
 const { default: InfoScreen } = await import('../../src/screens/info/index');
+const { default: EditScreen } = await import('../../src/screens/edit/index');
 
 const SAVED = {
   email: 'hanako@example.jp',
@@ -53,6 +56,7 @@ function open(element: React.ReactNode) {
     { initialEntries: ['/'] },
   );
   render(<RouterProvider router={router} />);
+  return userEvent.setup();
 }
 
 /** The info view's rows: label → value. */
@@ -78,6 +82,22 @@ describe('info view', () => {
       マイレージクラブお客様番号: messages.common.dash,
       二地域居住の目的: '週末・休暇を地方で過ごす、その他（雪国の暮らしを体験したい）',
       おすすめ情報メール: '受け取る',
+    });
+  });
+});
+
+describe('edit form', () => {
+  it('is filled from the saved record and sends the profile update payload (hyphens removed, purposes as one string)', async () => {
+    const user = open(<EditScreen />);
+    const zip = await screen.findByRole('textbox', { name: '郵便番号' });
+    expect((zip as HTMLInputElement).value).toBe('100-0001');
+    expect((screen.getByRole('textbox', { name: 'その他の目的' }) as HTMLTextAreaElement).value).toBe(SAVED.purpose_other);
+    await user.click(screen.getByRole('button', { name: messages.edit.submit }));
+    await waitFor(() => expect(call).toHaveBeenCalledWith('put', '/user/info', expect.anything()));
+    const body = call.mock.calls.find(([method]) => method === 'put')![2].body as Record<string, unknown>;
+    expect(body).toEqual({
+      ...Object.fromEntries(Object.entries(SAVED).filter(([name]) => name !== 'jobLabel')),
+      email: SAVED.email,
     });
   });
 });

@@ -26,7 +26,7 @@ export default function InfoScreen() {
   const { user, masters } = data;
   const rows: Array<[string, string, React.ReactNode?]> = [
     [text.email, user.email, <Link key="change" className="button button--small" to={paths.emailChange}>{text.changeEmail}</Link>],
-    ...memberView([editForm], user as unknown as Record<string, unknown>, { masters, texts: text, formatDate }).map(({ label, value }): [string, string] => [label, value]),
+    ...memberView([editForm], user, { masters, texts: text, formatDate }).map(({ label, value }): [string, string] => [label, value]),
   ];
   return (
     <section className="card">
