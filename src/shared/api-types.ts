@@ -21,64 +21,15 @@ export interface Municipality extends MasterOption {
   prefecture_code: string;
 }
 
-/** POST /v1/user/register: the specification's "User and registration payload". */
-export interface RegistrationPayload {
-  email: string;
-  verification_code: string;
-  password: string;
-  password_confirm: string;
-  last_name_kanji: string;
-  first_name_kanji: string;
-  last_name_alphabet: string;
-  first_name_alphabet: string;
-  birthday: string;
-  gender: string;
-  job: string;
-  industry: string;
-  industry_other: string;
-  zip_current: string;
-  address_current: string;
-  zip_second: '';
-  address_second: '';
-  amc: string;
-  phone: string;
-  purpose: string[];
-  purpose_detail: string;
-  purpose_other: string;
-  mail_opt: string;
-  condition_no_home: true;
-  condition_not_single_transfer: true;
-  condition_not_care: true;
-}
+/** POST /v1/user/register: the registration form's fields as they travel (src/shared/wire/registration.ts). */
+export type { RegistrationPayload } from './wire/registration';
 
-/** POST /v1/user/register-by-link: the old registration form (form.old-register.json) and the
- *  key of the mailed link. */
-export type OldRegistrationPayload = Omit<RegistrationPayload, 'verification_code' | 'zip_second' | 'address_second'> & {
-  key: string;
-  city: string;
-};
+/** POST /v1/user/register-by-link: the old registration form's data (form.old-register.json)
+ *  and the key of the mailed link. */
+export type OldRegistrationPayload = Record<string, unknown> & { key: string; email: string };
 
-/** The specification's "Profile update payload". */
-export interface ProfileUpdate {
-  email: string;
-  last_name_kanji: string;
-  first_name_kanji: string;
-  last_name_alpha: string;
-  first_name_alpha: string;
-  birthday: string;
-  gender: string;
-  zip_current: string;
-  address_current: string;
-  amc: string;
-  phone: string;
-  job: string;
-  industry: string;
-  industry_other: string;
-  purpose: string;
-  purpose_detail: string;
-  purpose_other: string;
-  mail_opt: string;
-}
+/** PUT /v1/user/info: the edit form's fields as they travel (src/shared/wire/profile-update.ts). */
+export type { ProfileUpdate } from './wire/profile-update';
 
 /** Run-time settings the server writes into index.html as a <meta> tag (no inline script). */
 export interface ClientSettings {

@@ -22,7 +22,6 @@ const REQUIRED = edit.required('purpose');
 const PURPOSE_MAX = edit.message('purpose', 'maxItems');
 const OTHER_REQUIRED = edit.required('purpose_other');
 const INDUSTRY_OTHER_REQUIRED = edit.required('industry_other');
-const INDUSTRY_OTHER_EMPTY = edit.message('industry_other', 'minLength');
 const MASTER_UNKNOWN = '選択肢の一覧にない値です。選択し直してください。';
 const FORMAT = edit.message('phone', 'pattern');
 const NO_URL = edit.message('purpose_detail', 'not');
@@ -95,7 +94,7 @@ describe.each(DATABASES)('PUT /v1/user/info ($name)', ({ kind }) => {
       amc: '1234567890',
       phone: '0111234567',
       purpose: '1,99',
-      purpose_detail: payload.purpose_detail,
+      purpose_detail: String(payload.purpose_detail),
       purpose_other: '地域のお祭りの運営に関わりたい',
       mail_opt: '0',
     };
@@ -152,9 +151,10 @@ describe.each(DATABASES)('PUT /v1/user/info ($name)', ({ kind }) => {
     expect(await expectAccepted({ industry: '99', industry_other: 'ドローン操縦士' })).toMatchObject({ industry: '99', industry_other: 'ドローン操縦士' });
   });
 
-  it('industry 99 without industry_other → fields.industry_other', async () => {
+  it('industry 99 without industry_other (absent or empty: not given) → fields.industry_other, the form\'s required message', async () => {
     await expectRefused({ industry: '99', industry_other: undefined }, { industry_other: [INDUSTRY_OTHER_REQUIRED] });
-    await expectRefused({ industry: '99', industry_other: '' }, { industry_other: [INDUSTRY_OTHER_EMPTY] });
+    await expectRefused({ industry: '99', industry_other: '' }, { industry_other: [INDUSTRY_OTHER_REQUIRED] });
+    await expectRefused({ industry: '99', industry_other: '　 ' }, { industry_other: [INDUSTRY_OTHER_REQUIRED] });
   });
 
   it('purpose_detail of 19 characters → 400 "20文字以上で入力してください"', async () => {

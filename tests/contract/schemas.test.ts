@@ -99,11 +99,13 @@ describe('API schemas compile in the server ajv', () => {
 });
 
 describe('x-normalise', () => {
-  it('names only normalisers src/shared/normalise.ts has, in every schema', () => {
+  it('names only normalisers src/shared/normalise.ts has, in every schema (x-canonical too)', () => {
     const unknown: string[] = [];
     for (const { file, schema } of files) {
       walkNodes(schema, (node) => {
-        for (const name of (node['x-normalise'] as string[] | undefined) ?? []) if (!(name in normalisers)) unknown.push(`${file}: ${name}`);
+        for (const key of ['x-normalise', 'x-canonical']) {
+          for (const name of (node[key] as string[] | undefined) ?? []) if (!(name in normalisers)) unknown.push(`${file}: ${key} ${name}`);
+        }
       });
     }
     expect(unknown).toEqual([]);

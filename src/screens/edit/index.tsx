@@ -8,7 +8,7 @@ import messages from '../../../messages/ja.json';
 import { SchemaForm, isFormValid } from '../../engine/SchemaForm';
 import { normalise } from '../../shared/normalise';
 import { mastersOf } from '../../shared/validation/conditions';
-import { profileToWire, type ProfileForm } from '../../shared/wire/profile-update';
+import { profileToWire } from '../../shared/wire/profile-update';
 import { formDataOf, memberRecord } from '../../shared/member-record';
 import type { FieldErrors } from '../../shared/validation/field-errors';
 import type { UserInfo } from '../../shared/api-types';
@@ -38,7 +38,7 @@ function EditForm({ user, masters }: { user: UserInfo; masters: Record<string, {
   const submit = async (form: EditData) => {
     setBusy(true);
     try {
-      await updateUserInfo(profileToWire(normalise(editForm.schema, form) as unknown as ProfileForm, { email: user.email, birthday: String(user.birthday ?? '') }));
+      await updateUserInfo(profileToWire(editForm.schema, normalise(editForm.schema, form), user));
       await alert(text.done);
       navigate(paths.mypage);
     } catch (failure) {
