@@ -2,7 +2,7 @@
 // account's own properties (email, jobLabel), and "x-member-fields-of" names the forms whose
 // member-record fields follow email, under their stored names, as they travel (a list as its
 // comma-joined codes, an empty text as ''). The full schema is built once per schema set, so
-// Fastify's compiled serialiser sends exactly those fields (docs/decisions/017, 019).
+// Fastify's compiled serialiser sends exactly those fields (docs/decisions/017, 020).
 import type { Db } from './db/connect';
 import type { User } from './db/types';
 import { masterOptions, type MasterName } from './masters';

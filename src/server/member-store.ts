@@ -2,7 +2,7 @@
 // its own (PROFILE_COLUMNS, as the migrations made them) is stored there, as text (a list as its
 // comma-joined codes, an empty field as ''); every other field in users.attributes, one JSON
 // object holding the values as the form validated them (an empty field has no key). Only data a
-// form's schema has accepted is written (docs/decisions/019).
+// form's schema has accepted is written (docs/decisions/020).
 import { memberRecord, toWireValue, type MemberField, type MemberRecord, type WireValue } from '../shared/member-record';
 import type { SchemaSet } from '../shared/validation/schema-files';
 import type { JsonObject } from '../shared/validation/schema-bundle';

@@ -62,7 +62,7 @@ export const ANNOTATIONS = new Set([
   'x-pattern-description',
   // the project's own: limits a shared field takes from another (src/shared/validation/derived-limits.ts)
   'x-limits-from',
-  // the project's own: the member record (src/shared/member-record.ts, docs/decisions/019): the forms
+  // the project's own: the member record (src/shared/member-record.ts, docs/decisions/020): the forms
   // that write it, a field not stored or stored under another name, normalisers of valid data,
   // how a stored text is shown; the info answer's record fields and a label of another's choice.
   'x-member-record', 'x-stored', 'x-stored-as', 'x-canonical', 'x-display', 'x-member-fields-of', 'x-label-of',

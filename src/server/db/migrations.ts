@@ -238,7 +238,7 @@ const migrations: Record<string, Migration> = {
   '010-member-attributes': {
     async up(db: Kysely<unknown>) {
       // Every field of the member record that has no column of its own, as one JSON object
-      // (docs/decisions/019): a field added to a form's schema is stored without a migration.
+      // (docs/decisions/020): a field added to a form's schema is stored without a migration.
       await db.schema.alterTable('users').addColumn('attributes', 'text', (c) => c.notNull().defaultTo('{}')).execute();
     },
   },
