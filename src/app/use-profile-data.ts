@@ -25,8 +25,3 @@ export function useProfileData(masters: string[]): ProfileData {
   }, []);
   return data;
 }
-
-/** The label of a master code, or the code itself when the list does not know it. */
-export function labelOf(list: MasterOption[] | undefined, value: string): string {
-  return list?.find((o) => o.value === value)?.label ?? value;
-}

@@ -11,10 +11,14 @@ type Db = Kysely<Database>;
 
 export type { MasterName };
 
+/** The lists of an options file: its keys (annotations such as `$comment` aside), in its order. */
+export function masterNames(lists: Record<string, unknown>): MasterName[] {
+  return Object.keys(lists).filter((key): key is MasterName => !key.startsWith('$'));
+}
+
 /** The lists GET /v1/master/options serves and every start seeds: the keys of
- *  schemas/masters/options.json (annotations such as `$comment` aside), in the file's order, so
- *  a list added there needs no code change. */
-export const MASTER_NAMES: readonly MasterName[] = Object.keys(loadMasterLists()).filter((key): key is MasterName => !key.startsWith('$'));
+ *  schemas/masters/options.json, so a list added there needs no code change. */
+export const MASTER_NAMES: readonly MasterName[] = masterNames(loadMasterLists());
 export interface MasterOption {
   value: string;
   label: string;
@@ -33,7 +37,8 @@ let cache = new WeakMap<Db, Map<MasterName, Promise<MasterOption[]>>>();
 
 export async function seedMasters(db: Db, lists = masterFile()): Promise<void> {
   await db.transaction().execute(async (tx) => {
-    for (const name of MASTER_NAMES) {
+    // The project's lists and those of the file given (another schemas folder may add one).
+    for (const name of new Set([...MASTER_NAMES, ...masterNames(lists)])) {
       const options = lists[name] ?? [];
       await tx.deleteFrom('master_options').where('master_name', '=', name).execute();
       if (options.length === 0) continue;

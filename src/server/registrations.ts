@@ -6,13 +6,16 @@ import { ApiError } from './errors';
 import { isUniqueViolation, violatedKey } from './db/errors';
 import { iso, japanDay, now } from './services/clock';
 import type { Outbox } from './mail/outbox';
-import type { RegistrationForm } from '../shared/wire/registration';
+import type { MemberStore } from './member-store';
 import messages from '../../messages/ja.json';
 
-/** The profile fields both registration payloads carry, as validated form data: the current
- *  form's fields (src/shared/wire/registration.ts) without its password pair and check box, plus
- *  the address; the old flow adds city. */
-export type NewMemberProfile = Omit<RegistrationForm, 'password' | 'password_confirm' | 'condition_checked'> & { email: string; city?: string };
+/** A new member: the proven address and a registration form's validated data (the form named,
+ *  so the member record knows which of its fields are stored, and under which names). */
+export interface NewMember {
+  email: string;
+  form: string;
+  data: Record<string, unknown>;
+}
 
 export const emailTaken = () => new ApiError('EMAIL_TAKEN', { email: [messages.api.EMAIL_TAKEN] });
 
@@ -48,44 +51,26 @@ async function writeRetryingNumber<T>(write: () => Promise<T>): Promise<T> {
 export async function insertMember(
   db: Db,
   outbox: Outbox,
-  body: NewMemberProfile,
+  store: MemberStore,
+  member: NewMember,
   passwordHash: string,
   prove: (tx: Db) => Promise<void>,
 ): Promise<{ userId: string; welcomeId: string }> {
   const write = () =>
     db.transaction().execute(async (tx) => {
       await prove(tx);
-      if (await isTaken(tx, body.email)) throw emailTaken();
+      if (await isTaken(tx, member.email)) throw emailTaken();
       const at = now();
       const id = randomUUID();
       await tx
         .insertInto('users')
         .values({
           id,
-          email: body.email,
+          email: member.email,
           status: 'active',
           password_hash: passwordHash,
-          last_name_kanji: body.last_name_kanji,
-          first_name_kanji: body.first_name_kanji,
-          last_name_alpha: body.last_name_alphabet,
-          first_name_alpha: body.first_name_alphabet,
-          birthday: body.birthday,
-          gender: body.gender,
-          job: body.job,
-          industry: body.industry,
           // Validation dropped the "other" texts whose choice is not made (src/shared/validation/conditions.ts).
-          industry_other: body.industry_other ?? '',
-          zip_current: body.zip_current,
-          address_current: body.address_current,
-          zip_second: '',
-          address_second: '',
-          amc: body.amc ?? '',
-          phone: body.phone,
-          purpose: body.purpose.join(','),
-          purpose_detail: body.purpose_detail,
-          purpose_other: body.purpose_other ?? '',
-          mail_opt: body.mail_opt,
-          city: body.city ?? '',
+          ...store.insertValues(member.form, member.data),
           created_at: iso(at),
           updated_at: iso(at),
           withdrawn_at: null,
@@ -93,8 +78,8 @@ export async function insertMember(
         .execute();
       const number = registerNumber(at);
       await tx.insertInto('applications').values({ id: randomUUID(), user_id: id, register_number: number, status: 'pending', applied_at: iso(at), decided_at: null }).execute();
-      const name = `${body.last_name_kanji} ${body.first_name_kanji}`;
-      return { userId: id, welcomeId: await outbox.queue(tx, body.email, 'welcome', { name, registerNumber: number }) };
+      const name = `${member.data.last_name_kanji} ${member.data.first_name_kanji}`;
+      return { userId: id, welcomeId: await outbox.queue(tx, member.email, 'welcome', { name, registerNumber: number }) };
     });
   return writeRetryingNumber(write);
 }

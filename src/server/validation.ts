@@ -1,15 +1,17 @@
 // The server's validation: the same ajv configuration as the client's precompiled validators
 // (src/shared/validation/ajv-setup.ts) and the same prepared schemas. A payload is turned into
-// form data by its endpoint's wire adapter, normalised as its fields say, and judged by the
-// form's own schema (by name, from the API schema's x-forms) plus the API schema, which states
-// only the fields the form does not have.
+// form data by its endpoint's wire adapter, normalised as its fields say, its empty form fields
+// taken as not given (as the browser's inputs report them), and judged by the form's own schema
+// (by name, from the API schema's x-forms) plus the API schema, which states only the fields the
+// form does not have. Valid data then loses what the schema's conditions no longer bring in and
+// takes its canonical form (x-canonical): what the routes store.
 import type { ValidateFunction } from 'ajv';
 import { createAjv } from '../shared/validation/ajv-setup';
 import { loadSchemaSet, type SchemaSet } from '../shared/validation/schema-files';
 import type { JsonObject } from '../shared/validation/schema-bundle';
 import { toFieldErrors, type FieldErrors } from '../shared/validation/field-errors';
 import { dropInapplicable, masterFields } from '../shared/validation/conditions';
-import { normalise } from '../shared/normalise';
+import { canonical, normalise, withoutEmpty } from '../shared/normalise';
 import { wireAdapters } from '../shared/wire';
 
 export type ParseResult = { ok: true; data: Record<string, unknown> } | { ok: false; fields: FieldErrors | null };
@@ -43,8 +45,9 @@ export function createServerValidation(set: SchemaSet = loadSchemaSet(), fallbac
     if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, fields: null };
     const adapter = wireAdapters[apiId];
     const forms = formsOf(api);
-    let data = adapter ? adapter.fromWire({ ...(raw as Record<string, unknown>) }) : { ...(raw as Record<string, unknown>) };
-    for (const name of forms) data = normalise(set.forms[name].schema, data);
+    const schemaOf = (name: string) => set.forms[name].schema;
+    let data = adapter ? adapter.fromWire({ ...(raw as Record<string, unknown>) }, forms.length ? schemaOf(forms[0]) : api) : { ...(raw as Record<string, unknown>) };
+    for (const name of forms) data = withoutEmpty(schemaOf(name), normalise(schemaOf(name), data));
     data = normalise(api, data);
 
     const errors = [];
@@ -62,8 +65,8 @@ export function createServerValidation(set: SchemaSet = loadSchemaSet(), fallbac
       }
       return { ok: false, fields };
     }
-    for (const name of forms) data = dropInapplicable(set.forms[name].schema, data, test);
-    return { ok: true, data: adapter?.canonical ? adapter.canonical(data) : data };
+    for (const name of forms) data = canonical(schemaOf(name), dropInapplicable(schemaOf(name), data, test));
+    return { ok: true, data };
   }
 
   /** Field → option list, over every form an endpoint takes. */

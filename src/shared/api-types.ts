@@ -1,28 +1,12 @@
 // Shapes of API answers both sides agree on (the server builds them, the client reads them).
 import type masterLists from '../../schemas/masters/options.json';
+import type { WireValue } from './member-record';
 
-/** GET /v1/user/info: roman names as *_alpha, purpose as a comma-separated string of codes. */
-export interface UserInfo {
-  email: string;
-  last_name_kanji: string;
-  first_name_kanji: string;
-  last_name_alpha: string;
-  first_name_alpha: string;
-  birthday: string;
-  gender: string;
-  job: string;
-  jobLabel?: string;
-  industry: string;
-  industry_other: string;
-  zip_current: string;
-  address_current: string;
-  amc: string;
-  phone: string;
-  purpose: string;
-  purpose_detail: string;
-  purpose_other: string;
-  mail_opt: string;
-}
+/** GET /v1/user/info: the account's address, then every field of the member record the edit
+ *  form has, under its stored name (roman names as *_alpha; a list such as purpose as one
+ *  comma-separated string of codes; an empty text as ''), then jobLabel. Which fields: the
+ *  forms' JSON (src/shared/member-record.ts, schemas/api/user-info-response.json), not this type. */
+export type UserInfo = { email: string; jobLabel?: string } & { [field: string]: WireValue | undefined };
 
 /** An item of a master list (GET /v1/master/options). */
 export interface MasterOption {
@@ -37,64 +21,15 @@ export interface Municipality extends MasterOption {
   prefecture_code: string;
 }
 
-/** POST /v1/user/register: the specification's "User and registration payload". */
-export interface RegistrationPayload {
-  email: string;
-  verification_code: string;
-  password: string;
-  password_confirm: string;
-  last_name_kanji: string;
-  first_name_kanji: string;
-  last_name_alphabet: string;
-  first_name_alphabet: string;
-  birthday: string;
-  gender: string;
-  job: string;
-  industry: string;
-  industry_other: string;
-  zip_current: string;
-  address_current: string;
-  zip_second: '';
-  address_second: '';
-  amc: string;
-  phone: string;
-  purpose: string[];
-  purpose_detail: string;
-  purpose_other: string;
-  mail_opt: string;
-  condition_no_home: true;
-  condition_not_single_transfer: true;
-  condition_not_care: true;
-}
+/** POST /v1/user/register: the registration form's fields as they travel (src/shared/wire/registration.ts). */
+export type { RegistrationPayload } from './wire/registration';
 
-/** POST /v1/user/register-by-link: the old registration form (form.old-register.json) and the
- *  key of the mailed link. */
-export type OldRegistrationPayload = Omit<RegistrationPayload, 'verification_code' | 'zip_second' | 'address_second'> & {
-  key: string;
-  city: string;
-};
+/** POST /v1/user/register-by-link: the old registration form's data (form.old-register.json)
+ *  and the key of the mailed link. */
+export type OldRegistrationPayload = Record<string, unknown> & { key: string; email: string };
 
-/** The specification's "Profile update payload". */
-export interface ProfileUpdate {
-  email: string;
-  last_name_kanji: string;
-  first_name_kanji: string;
-  last_name_alpha: string;
-  first_name_alpha: string;
-  birthday: string;
-  gender: string;
-  zip_current: string;
-  address_current: string;
-  amc: string;
-  phone: string;
-  job: string;
-  industry: string;
-  industry_other: string;
-  purpose: string;
-  purpose_detail: string;
-  purpose_other: string;
-  mail_opt: string;
-}
+/** PUT /v1/user/info: the edit form's fields as they travel (src/shared/wire/profile-update.ts). */
+export type { ProfileUpdate } from './wire/profile-update';
 
 /** Run-time settings the server writes into index.html as a <meta> tag (no inline script). */
 export interface ClientSettings {

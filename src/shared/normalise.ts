@@ -2,6 +2,8 @@
 // normalise(schema, data) applies them before validation on both sides (the server after its
 // wire adapter, the client before sending); the engine's inputs apply the same list as the
 // member types (never during IME composition), the BLUR_ONLY ones when the field is left.
+// "x-canonical" names those that run on valid data only, before it is sent and stored
+// (canonical(): hyphens leave the postal code and phone after the schema has judged them).
 import { canonicalEmail } from './canonical-email';
 import type { JsonObject } from './validation/schema-bundle.ts';
 import { fieldNodes, resolveNode } from './validation/schema-nodes.ts';
@@ -78,6 +80,32 @@ export function normalise<T>(schema: JsonObject, data: T): T {
       const names = normalisersOf(resolveNode(schema, node.items as JsonObject));
       out[name] = value.map((item) => (typeof item === 'string' ? applyNormalisers(item, names) : item));
     }
+  }
+  return out as T;
+}
+
+/** `data` without its empty fields ('' or an empty list): empty is "not given", so a form's
+ *  `required` (with its own message) judges it, not a length or a pattern, and an optional field
+ *  may be emptied. The engine's inputs report an emptied field as undefined; the server applies
+ *  this to what arrives, so both sides judge the same data. */
+export function withoutEmpty<T>(schema: JsonObject, data: T): T {
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return data;
+  const out: Record<string, unknown> = { ...(data as Record<string, unknown>) };
+  for (const name of Object.keys(fieldNodes(schema))) {
+    const value = out[name];
+    if (value === '' || (Array.isArray(value) && value.length === 0)) delete out[name];
+  }
+  return out as T;
+}
+
+/** Valid `data` as it is sent and stored: every string field through the normalisers its node
+ *  names in "x-canonical" (run after validation, so a misplaced hyphen is still refused). */
+export function canonical<T>(schema: JsonObject, data: T): T {
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return data;
+  const out: Record<string, unknown> = { ...(data as Record<string, unknown>) };
+  for (const [name, node] of Object.entries(fieldNodes(schema))) {
+    const names = node['x-canonical'];
+    if (typeof out[name] === 'string' && Array.isArray(names)) out[name] = applyNormalisers(out[name] as string, names as string[]);
   }
   return out as T;
 }

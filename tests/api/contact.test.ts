@@ -238,7 +238,7 @@ describe.each(DATABASES)('POST /v1/contact ($name)', ({ kind }) => {
       // content: 20 to 200, no URL or HTML
       [`content of ${CONTENT_MIN - 1} characters`, { purpose_detail: japaneseText(CONTENT_MIN - 1) }, { purpose_detail: [MIN_20] }],
       [`content of ${CONTENT_MAX + 1} characters`, { purpose_detail: japaneseText(CONTENT_MAX + 1) }, { purpose_detail: [MAX_200] }],
-      ['content empty', { purpose_detail: '' }, { purpose_detail: [MIN_20] }],
+      ['content empty (not given)', { purpose_detail: '' }, { purpose_detail: [required('purpose_detail')] }],
       ['content missing', { purpose_detail: undefined }, { purpose_detail: [required('purpose_detail')] }],
       ['content with https://', { purpose_detail: `${japaneseText(CONTENT_MIN)}https://example.jp` }, { purpose_detail: [NO_URL] }],
       ['content with http:', { purpose_detail: `http://example.jp ${japaneseText(CONTENT_MIN)}` }, { purpose_detail: [NO_URL] }],

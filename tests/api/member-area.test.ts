@@ -6,6 +6,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { migrate } from '../../src/server/db/connect';
 import { masterFile, seedMasters } from '../../src/server/masters';
 import { userInfo } from '../../src/server/routes/user-info';
+import { memberRecord } from '../../src/shared/member-record';
 import type { UserInfo } from '../../src/shared/api-types';
 import { schemaSet } from '../support/schema-messages';
 import { DATABASES, Harness, expectError, setUpOrFail, testConfig, validRegistration, type Member } from '../support/api-harness';
@@ -194,11 +195,9 @@ describe.each(DATABASES)('my page: applications, notices and member info ($name)
   // -------------------------------------------------------------------------------------------
   describe('GET /v1/user/info: the serialised answer (schemas/api/user-info-response.json)', () => {
     // The compiled serialiser writes the required fields in the schema's order, then jobLabel
-    // (the one optional field): the answer's order since the response schema came in.
-    const ORDER = [
-      'email', 'last_name_kanji', 'first_name_kanji', 'last_name_alpha', 'first_name_alpha', 'birthday', 'gender', 'job',
-      'industry', 'industry_other', 'zip_current', 'address_current', 'amc', 'phone', 'purpose', 'purpose_detail', 'purpose_other', 'mail_opt', 'jobLabel',
-    ];
+    // (the one optional field): the address, then the member record's fields of the edit form in
+    // the form's order (src/server/member-answer.ts), then jobLabel.
+    const ORDER = ['email', ...memberRecord(schemaSet().forms).of('edit-profile').map(([, field]) => field.name), 'jobLabel'];
 
     /** The body GET /v1/user/info answers, and the profile the route builds written in ORDER. */
     async function bodies(member: Member) {

@@ -257,7 +257,8 @@ describe.each(DATABASES)('password reset ($name)', ({ kind }) => {
       ['birthday 1990/13/01 (normalised, still no such month)', { birthday: '1990/13/01' }, { birthday: [BIRTHDAY_FORMAT] }],
       ['birthday 1990.01.01', { birthday: '1990.01.01' }, { birthday: [BIRTHDAY_FORMAT] }],
       [`phone of ${PHONE_MAX + 1} digits`, { phone: '1'.repeat(PHONE_MAX + 1) }, { phone: [PHONE_DIGITS] }],
-      ['phone of letters only', { phone: 'abcdefgh' }, { phone: [PHONE_DIGITS] }],
+      // Its normaliser keeps the digits: none are left, so it is not given (as the form shows it once left).
+      ['phone of letters only', { phone: 'abcdefgh' }, { phone: [PHONE_REQUIRED] }],
       ['email not an address', { email: 'not-an-email' }, { email: [EMAIL_FORMAT] }],
     ])('%s → 400 VALIDATION with the field message; not counted as a failure, no mail', async (_label, change, fields) => {
       const m = await member();
@@ -529,18 +530,12 @@ describe.each(DATABASES)('password reset ($name)', ({ kind }) => {
       ['no symbol', 'Abcdefgh12', { new_password: [PW_SYMBOL] }],
       ['no upper case', 'abcdefg1!', { new_password: [PW_UPPER] }],
       ['a full-width character', 'Abcdefg1!あ', { new_password: [PW_CHARSET] }],
-      ['empty', '', { new_password: [PW_MIN] }],
+      ['empty (not given)', '', { new_password: [NEW_PASSWORD_REQUIRED] }],
     ])('new_password %s → 400 VALIDATION with the rule\'s message; the code is not spent', async (_label, password, fields) => {
       const m = await member();
       const code = await h.requestResetCode(m.identity);
       const res = await h.setPassword(m.email, code, password);
-      const body = expectError(res, 400, 'VALIDATION');
-      if (password === '') {
-        // Every rule fails for an empty password; the length rule must be among them.
-        expect(body.fields?.new_password).toContain(PW_MIN);
-      } else {
-        expect(body.fields).toEqual(fields);
-      }
+      expectError(res, 400, 'VALIDATION', fields);
       expect((await h.setPassword(m.email, code, NEW_PASSWORD)).statusCode).toBe(200);
     });
 

@@ -27,7 +27,6 @@ const PURPOSE_MAX_ITEMS = edit.limit('purpose', 'maxItems');
 const purposeCodes = (n: number) => options.purpose.slice(0, n).map((o) => o.value).join(',');
 const OTHER_REQUIRED = edit.required('purpose_other');
 const INDUSTRY_OTHER_REQUIRED = edit.required('industry_other');
-const INDUSTRY_OTHER_EMPTY = edit.message('industry_other', 'minLength');
 const MASTER_UNKNOWN = messages.api.MASTER_UNKNOWN;
 const FORMAT = edit.message('phone', 'pattern');
 const NO_URL = edit.message('purpose_detail', 'not');
@@ -100,7 +99,7 @@ describe.each(DATABASES)('PUT /v1/user/info ($name)', ({ kind }) => {
       amc: '1234567890',
       phone: '0111234567',
       purpose: '1,99',
-      purpose_detail: payload.purpose_detail,
+      purpose_detail: String(payload.purpose_detail),
       purpose_other: '地域のお祭りの運営に関わりたい',
       mail_opt: '0',
     };
@@ -157,9 +156,10 @@ describe.each(DATABASES)('PUT /v1/user/info ($name)', ({ kind }) => {
     expect(await expectAccepted({ industry: '99', industry_other: 'ドローン操縦士' })).toMatchObject({ industry: '99', industry_other: 'ドローン操縦士' });
   });
 
-  it('industry 99 without industry_other → fields.industry_other', async () => {
+  it('industry 99 without industry_other (absent or empty: not given) → fields.industry_other, the form\'s required message', async () => {
     await expectRefused({ industry: '99', industry_other: undefined }, { industry_other: [INDUSTRY_OTHER_REQUIRED] });
-    await expectRefused({ industry: '99', industry_other: '' }, { industry_other: [INDUSTRY_OTHER_EMPTY] });
+    await expectRefused({ industry: '99', industry_other: '' }, { industry_other: [INDUSTRY_OTHER_REQUIRED] });
+    await expectRefused({ industry: '99', industry_other: '　 ' }, { industry_other: [INDUSTRY_OTHER_REQUIRED] });
   });
 
   it('purpose_detail of min - 1 characters → 400 with its minLength message', async () => {

@@ -62,7 +62,7 @@ function clientJudge(module: FormModule, data: Record<string, unknown>): FieldEr
 function wireOf(p: Pairing, data: Record<string, unknown>): Record<string, unknown> {
   const formData = { ...p.others, ...data };
   const adapter = wireAdapters[p.apiId];
-  return adapter?.toWire ? adapter.toWire(formData, p.extra) : { ...p.extra, ...formData };
+  return adapter?.toWire ? adapter.toWire(formData, p.extra, set.forms[p.form].schema) : { ...p.extra, ...formData };
 }
 
 function serverJudge(p: Pairing, data: Record<string, unknown>): FieldErrors {

@@ -14,8 +14,7 @@ import { fieldNodes } from '../../src/shared/validation/schema-nodes';
 import { ruleNodes } from '../../src/shared/validation/schema-refs';
 import { loadSchemaSet } from '../../src/shared/validation/schema-files';
 import { toFieldErrors } from '../../src/shared/validation/field-errors';
-import { normalise, normalisersOf, removeHyphens } from '../../src/shared/normalise';
-import { withoutHyphens } from '../../src/shared/wire/adapter';
+import { canonical, normalise, normalisersOf } from '../../src/shared/normalise';
 import type { FormModule } from '../../src/engine/SchemaForm';
 import { buildFormModule, validateWith } from '../support/forms';
 
@@ -124,7 +123,7 @@ interface Stored {
   source: string;
   /** As the member typed it at the source, left by its form (e.g. a phone with its hyphens). */
   typed: string;
-  /** As the server stores it (the wire adapter removes a phone's hyphens). */
+  /** As the server stores it (the field's x-canonical: a phone without its hyphens). */
   stored: string;
 }
 
@@ -138,7 +137,7 @@ function storedValues(kind: Kind): Stored[] {
     for (const value of new Set(values)) {
       if (source.some((form) => refusal(form, identityFields(form, kind)[0], value))) continue;
       const typed = asLeft(first, field, value);
-      const stored = kind === 'phone' ? String(withoutHyphens({ phone: typed }, removeHyphens).phone) : typed;
+      const stored = String(canonical(set.forms[first].schema, { [field]: typed })[field]);
       out.push({ source: source.join(' + '), typed, stored });
     }
   }

@@ -14,6 +14,8 @@ import { formNames, loadBundledForm, loadSchemaSet, loadSharedSchemas, SCHEMAS_D
 import { walkNodes } from '../../src/shared/validation/schema-nodes';
 import { errorPaths, toFieldErrors } from '../../src/shared/validation/field-errors';
 import { normalisers } from '../../src/shared/normalise';
+import { isRecordForm, memberRecord } from '../../src/shared/member-record';
+import { namedBy, viewSpecs } from '../../src/shared/member-view';
 import { createServerValidation } from '../../src/server/validation';
 import { widgets as engineWidgets } from '../../src/engine/registry';
 import type { FormModule } from '../../src/engine/SchemaForm';
@@ -99,11 +101,13 @@ describe('API schemas compile in the server ajv', () => {
 });
 
 describe('x-normalise', () => {
-  it('names only normalisers src/shared/normalise.ts has, in every schema', () => {
+  it('names only normalisers src/shared/normalise.ts has, in every schema (x-canonical too)', () => {
     const unknown: string[] = [];
     for (const { file, schema } of files) {
       walkNodes(schema, (node) => {
-        for (const name of (node['x-normalise'] as string[] | undefined) ?? []) if (!(name in normalisers)) unknown.push(`${file}: ${name}`);
+        for (const key of ['x-normalise', 'x-canonical']) {
+          for (const name of (node[key] as string[] | undefined) ?? []) if (!(name in normalisers)) unknown.push(`${file}: ${key} ${name}`);
+        }
       });
     }
     expect(unknown).toEqual([]);
@@ -159,6 +163,15 @@ describe.each(forms)('UI schema of form %s', (name) => {
     const problems: UiProblem[] = [];
     checkUi(schema, schema, uiSchema, '', problems);
     expect(problems).toEqual([]);
+  });
+  it('ui:view (the info view\'s rows) is on a member-record form and names only fields it stores', () => {
+    const { schema, uiSchema } = loadBundledForm(name);
+    const specs = viewSpecs(uiSchema);
+    if (specs.length === 0) return;
+    expect(isRecordForm(schema)).toBe(true);
+    const stored = new Set(memberRecord({ [name]: { schema, uiSchema } }).of(name).map(([, field]) => field.name));
+    expect(specs.flatMap(namedBy).filter((field) => !stored.has(field))).toEqual([]);
+    for (const spec of specs) expect(spec.field ?? spec.title, JSON.stringify(spec)).toBeTruthy();
   });
 });
 

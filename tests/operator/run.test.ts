@@ -50,6 +50,7 @@ describe('operator: the command line', () => {
       'inquiries show',
       'inquiries answer',
       'inquiries close',
+      'members show',
       'outbox list',
       'outbox retry',
     ]);

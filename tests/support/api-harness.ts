@@ -20,6 +20,12 @@ import messages from '../../messages/ja.json';
 import { DEFAULT_LIMITS } from '../../src/server/limits/rate-limits';
 import { canonicalEmail } from '../../src/shared/canonical-email';
 import { masterFile, seedMasters } from '../../src/server/masters';
+import { formsOf } from '../../src/server/validation';
+import { wireAdapters } from '../../src/shared/wire';
+import { sampleData } from '../../src/shared/sample-data';
+import type { RegistrationPayload as WireRegistration } from '../../src/shared/wire/registration';
+import type { ProfileUpdate } from '../../src/shared/wire/profile-update';
+import { schemaSet } from './schema-messages';
 
 export const CLIENT_KEY = 'test-client-key-4f7a1c2e9b';
 export const SECRET = 'test-secret-0c3d5e7f9a1b3c5d7e9f';
@@ -182,37 +188,12 @@ export function setUpOrFail(setup: () => Promise<void>): void {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Registration payloads
+// Registration and profile payloads
 
-/** The body of POST /v1/user/register (schemas/api/user-register.json). */
-export interface RegistrationPayload {
-  email: string;
-  verification_code: string;
-  password: string;
-  password_confirm: string;
-  last_name_kanji: string;
-  first_name_kanji: string;
-  last_name_alphabet: string;
-  first_name_alphabet: string;
-  birthday: string;
-  gender: string;
-  job: string;
-  industry: string;
-  industry_other?: string;
-  zip_current: string;
-  address_current: string;
-  amc?: string;
-  phone: string;
-  mail_opt: string;
-  purpose: string[];
-  purpose_detail: string;
-  purpose_other?: string;
-  zip_second: string;
-  address_second: string;
-  condition_no_home: boolean;
-  condition_not_single_transfer: boolean;
-  condition_not_care: boolean;
-}
+/** The body of POST /v1/user/register (the registration form's fields as they travel). */
+export type RegistrationPayload = WireRegistration;
+/** The body of PUT /v1/user/info (the edit form's fields as they travel). */
+export type ProfileUpdatePayload = ProfileUpdate;
 
 /** `n` characters of plain Japanese prose (no URL, tag or emoji), for length boundaries. */
 export function japaneseText(n: number): string {
@@ -220,10 +201,30 @@ export function japaneseText(n: number): string {
   return prose.repeat(Math.ceil(n / prose.length)).slice(0, n);
 }
 
+/** `base` with every field the form requires that it lacks, from the schema's own sample
+ *  (src/shared/sample-data.ts), as it travels: a field a product owner makes required is sent. */
+function withRequired(form: string, base: Record<string, unknown>): Record<string, unknown> {
+  const { schema } = schemaSet().forms[form];
+  const missing = ((schema.required as string[] | undefined) ?? []).filter((name) => !(name in base));
+  if (missing.length === 0) return base;
+  const sample = sampleData(schema, { masters: masterFile() as Record<string, Array<{ value: string }>> });
+  const wire = wireAdapters[Object.keys(wireAdapters).find((id) => formsOf(schemaSet().api[id] ?? {}).includes(form)) ?? '']?.toWire;
+  const added = Object.fromEntries(missing.filter((name) => sample[name] !== undefined).map((name) => [name, sample[name]]));
+  const shaped = wire ? wire(added, {}, schema) : added;
+  return { ...Object.fromEntries(Object.entries(shaped).filter(([name]) => name in added)), ...base };
+}
+
+/** `base` with `overrides` (an override of `undefined` leaves the field out). */
+function overridden<T>(base: Record<string, unknown>, overrides: Record<string, unknown>): T {
+  const merged: Record<string, unknown> = { ...base, ...overrides };
+  for (const key of Object.keys(overrides)) if (overrides[key] === undefined) delete merged[key];
+  return merged as T;
+}
+
 /** A complete registration that the server accepts, for `email` verified with `code`;
  *  `overrides` replace fields (an override of `undefined` leaves the field out). */
 export function validRegistration(email: string, code: string, overrides: Record<string, unknown> = {}): RegistrationPayload {
-  const base: RegistrationPayload = {
+  const base = {
     email,
     verification_code: code,
     password: 'Sora-Umi-2025!',
@@ -251,38 +252,14 @@ export function validRegistration(email: string, code: string, overrides: Record
     condition_not_single_transfer: true,
     condition_not_care: true,
   };
-  const merged: Record<string, unknown> = { ...base, ...overrides };
-  for (const key of Object.keys(overrides)) if (overrides[key] === undefined) delete merged[key];
-  return merged as unknown as RegistrationPayload;
-}
-
-/** The body of PUT /v1/user/info (schemas/api/user-update.json). */
-export interface ProfileUpdatePayload {
-  email: string;
-  last_name_kanji: string;
-  first_name_kanji: string;
-  last_name_alpha: string;
-  first_name_alpha: string;
-  birthday: string;
-  gender: string;
-  job: string;
-  industry: string;
-  industry_other?: string;
-  zip_current: string;
-  address_current: string;
-  amc?: string;
-  phone: string;
-  purpose: string;
-  purpose_detail: string;
-  purpose_other?: string;
-  mail_opt: string;
+  return overridden(withRequired('register-profile', base), overrides);
 }
 
 /** A complete profile update that the server accepts, carrying `email` and `birthday` (which the
  *  server must not change); `overrides` replace fields (an override of `undefined` leaves the
  *  field out). */
 export function validProfileUpdate(email: string, birthday: string, overrides: Record<string, unknown> = {}): ProfileUpdatePayload {
-  const base: ProfileUpdatePayload = {
+  const base = {
     email,
     last_name_kanji: '鈴木',
     first_name_kanji: '一郎',
@@ -302,9 +279,7 @@ export function validProfileUpdate(email: string, birthday: string, overrides: R
     purpose_other: '',
     mail_opt: '0',
   };
-  const merged: Record<string, unknown> = { ...base, ...overrides };
-  for (const key of Object.keys(overrides)) if (overrides[key] === undefined) delete merged[key];
-  return merged as unknown as ProfileUpdatePayload;
+  return overridden(withRequired('edit-profile', base), overrides);
 }
 
 /** The body of POST /v1/contact (schemas/api/contact.json); purpose_detail is the inquiry text. */
@@ -334,9 +309,7 @@ export function validContact(email: string, overrides: Record<string, unknown> =
     privacy_checked: true,
     agree_privacy: true,
   };
-  const merged: Record<string, unknown> = { ...base, ...overrides };
-  for (const key of Object.keys(overrides)) if (overrides[key] === undefined) delete merged[key];
-  return merged as unknown as ContactPayload;
+  return overridden(base as unknown as Record<string, unknown>, overrides);
 }
 
 /** The identity of POST /v1/user/verify {flow: 'password_change'}: birthday YYYY-MM-DD, phone digits. */
@@ -606,7 +579,7 @@ export class Harness {
     const user = await this.db.selectFrom('users').select('id').where('email', '=', email).where('status', '=', 'active').executeTakeFirstOrThrow();
     const welcome = this.mailer.to(email).filter((m) => m.template === 'welcome').at(-1);
     if (!welcome) throw new Error(`No welcome mail was sent to ${email}`);
-    return { id: user.id, email, password: payload.password, token: res.json<{ token: string }>().token, registerNumber: String(welcome.values.registerNumber) };
+    return { id: user.id, email, password: String(payload.password), token: res.json<{ token: string }>().token, registerNumber: String(welcome.values.registerNumber) };
   }
 }
 

@@ -5,7 +5,7 @@
 import type { JsonObject } from '../../src/shared/validation/schema-bundle';
 import { fieldNodes } from '../../src/shared/validation/schema-nodes';
 import { choiceBringing, masterOf } from '../../src/shared/validation/conditions';
-import { normalise } from '../../src/shared/normalise';
+import { normalise, withoutEmpty } from '../../src/shared/normalise';
 
 export type Masters = Record<string, Array<{ value: string; label: string }>>;
 /** Field errors for data, as one side shows them. */
@@ -163,5 +163,6 @@ export class FormSamples {
 
 /** The form's data as the member leaves it: every field normalised as its schema says. */
 export function asLeft(schema: JsonObject, data: Record<string, unknown>): Record<string, unknown> {
-  return normalise(schema, data);
+  // An emptied input reaches the form's data as undefined, not '' (the engine's widgets).
+  return withoutEmpty(schema, normalise(schema, data));
 }

@@ -65,6 +65,10 @@ export const ANNOTATIONS = new Set([
   // the project's own: what the server checks of a form beyond its schema, for the validation spec
   // (tools/validation-spec/server-checks.ts)
   'x-server-checks',
+  // the project's own: the member record (src/shared/member-record.ts, docs/decisions/020): the forms
+  // that write it, a field not stored or stored under another name, normalisers of valid data,
+  // how a stored text is shown; the info answer's record fields and a label of another's choice.
+  'x-member-record', 'x-stored', 'x-stored-as', 'x-canonical', 'x-display', 'x-member-fields-of', 'x-label-of',
 ]);
 
 /** The error keyword a schema keyword fails with. */

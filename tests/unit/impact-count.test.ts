@@ -17,7 +17,10 @@ const spec = (form: string): JudgedForm => JUDGED_FORMS.find((f) => f.form === f
 
 /** A member's stored profile as the impact report reads it (the demo profile: valid as shipped). */
 const member = (overrides: Record<string, unknown> = {}) =>
-  wireAdapters['api.user-update.json'].fromWire({ ...demoProfile, email: 'hanako@example.jp', purpose_detail: japaneseText(40), ...overrides });
+  wireAdapters['api.user-update.json'].fromWire(
+    { ...demoProfile, email: 'hanako@example.jp', purpose_detail: japaneseText(40), ...overrides },
+    loadSchemaSet().forms['edit-profile'].schema,
+  );
 
 function judgeAll(schemasDir: string | undefined, form: string, records: Array<Record<string, unknown>>) {
   const validation = createServerValidation(schemasDir ? loadSchemaSet(schemasDir) : loadSchemaSet());

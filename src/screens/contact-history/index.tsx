@@ -7,7 +7,7 @@ import { format } from '../../shared/format';
 import type { MasterOption } from '../../shared/api-types';
 import { CONTACT_PAGE_SIZE, getInquiries, type InquiryItem } from '../../api/contact';
 import { getMasterOptions } from '../../api/masters';
-import { formatDateTime } from '../../app/format-date';
+import { formatDateTime } from '../../shared/format-date';
 import { paths } from '../../app/paths.generated';
 
 const text = messages.contactHistory;

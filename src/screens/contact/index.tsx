@@ -42,7 +42,7 @@ export default function ContactScreen() {
     getUserInfo().then(
       (user) => {
         setMember(true);
-        setInquiry((prev) => ({ ...prev, last_name_kanji: user.last_name_kanji, first_name_kanji: user.first_name_kanji, email: user.email }));
+        setInquiry((prev) => ({ ...prev, last_name_kanji: String(user.last_name_kanji ?? ''), first_name_kanji: String(user.first_name_kanji ?? ''), email: user.email }));
       },
       (failure) => console.error('user info failed; the form stays open to fill in', failure),
     );

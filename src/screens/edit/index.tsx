@@ -1,5 +1,6 @@
-// Member info edit: two sections (basic information; residence and purposes), validated live,
-// the birthday read-only. Sends the specification's profile update payload.
+// Member info edit: the edit form's sections (its UI schema), validated live, the birthday
+// read-only. Filled from the saved member record; sends the specification's profile update
+// payload (src/shared/wire/profile-update.ts).
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import * as editForm from 'virtual:form/edit-profile';
@@ -7,7 +8,8 @@ import messages from '../../../messages/ja.json';
 import { SchemaForm, isFormValid } from '../../engine/SchemaForm';
 import { normalise } from '../../shared/normalise';
 import { mastersOf } from '../../shared/validation/conditions';
-import { profileToWire, type ProfileForm } from '../../shared/wire/profile-update';
+import { profileToWire } from '../../shared/wire/profile-update';
+import { formDataOf, memberRecord } from '../../shared/member-record';
 import type { FieldErrors } from '../../shared/validation/field-errors';
 import type { UserInfo } from '../../shared/api-types';
 import { ApiFailure } from '../../api/client';
@@ -18,36 +20,15 @@ import { paths } from '../../app/paths.generated';
 
 const text = messages.edit;
 const MASTERS = mastersOf(editForm.schema);
+// The member record's fields this form has (src/shared/member-record.ts).
+const RECORD = memberRecord({ [editForm.name]: editForm });
 
-type EditData = ProfileForm;
-
-/** The saved profile as the form holds it (purpose as a list, empty optional fields absent). */
-function toFormData(user: UserInfo): Partial<EditData> {
-  const optional = (value: string) => (value ? value : undefined);
-  return {
-    last_name_kanji: user.last_name_kanji,
-    first_name_kanji: user.first_name_kanji,
-    last_name_alpha: user.last_name_alpha,
-    first_name_alpha: user.first_name_alpha,
-    birthday: user.birthday,
-    gender: user.gender,
-    job: user.job,
-    industry: user.industry,
-    industry_other: optional(user.industry_other),
-    // Shown as the member reads it elsewhere (info: 〒100-0001); sent without the hyphen.
-    zip_current: user.zip_current.replace(/^(\d{3})(\d{4})$/, '$1-$2'),
-    address_current: user.address_current,
-    phone: user.phone,
-    amc: optional(user.amc),
-    mail_opt: user.mail_opt,
-    purpose: user.purpose.split(',').filter(Boolean),
-    purpose_other: optional(user.purpose_other),
-    purpose_detail: user.purpose_detail,
-  };
-}
+type EditData = Record<string, unknown>;
 
 function EditForm({ user, masters }: { user: UserInfo; masters: Record<string, { value: string; label: string }[]> }) {
-  const [data, setData] = useState<Partial<EditData>>(() => toFormData(user));
+  // The saved record as the form holds it: lists as lists, the postal code as members read it
+  // (x-display: 100-0001), empty fields not given.
+  const [data, setData] = useState<Partial<EditData>>(() => formDataOf(RECORD, editForm.name, user));
   const [busy, setBusy] = useState(false);
   const [serverErrors, setServerErrors] = useState<FieldErrors>();
   const alert = useAlert();
@@ -57,7 +38,7 @@ function EditForm({ user, masters }: { user: UserInfo; masters: Record<string, {
   const submit = async (form: EditData) => {
     setBusy(true);
     try {
-      await updateUserInfo(profileToWire(normalise(editForm.schema, form), user));
+      await updateUserInfo(profileToWire(editForm.schema, normalise(editForm.schema, form), user));
       await alert(text.done);
       navigate(paths.mypage);
     } catch (failure) {

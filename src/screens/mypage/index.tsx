@@ -7,7 +7,7 @@ import { getUserInfo, type UserInfo } from '../../api/user-info';
 import { getApplications, getNotifications, type Application, type Notice } from '../../api/member';
 import { format } from '../../shared/format';
 import { useSessionExpiry } from '../../app/use-session-expiry';
-import { formatDateTime } from '../../app/format-date';
+import { formatDateTime } from '../../shared/format-date';
 import { navigateTop } from '../../app/frame';
 import { settings } from '../../api/settings';
 import { paths } from '../../app/paths.generated';

@@ -11,7 +11,7 @@ import { useFocusFirstError } from '../../engine/reveal';
 import { format } from '../../shared/format';
 import { normalise } from '../../shared/normalise';
 import { mastersOf } from '../../shared/validation/conditions';
-import { registrationToWire, type RegistrationForm } from '../../shared/wire/registration';
+import { registrationToWire } from '../../shared/wire/registration';
 import type { FieldErrors } from '../../shared/validation/field-errors';
 import type { MasterName, MasterOption } from '../../shared/api-types';
 import { ApiFailure } from '../../api/client';
@@ -26,7 +26,8 @@ import { EmailStep, type Address, type Verified } from './EmailStep';
 import { useLeaveWarning, useSessionDraft } from '../../app/use-session-draft';
 
 const text = messages.register;
-type Profile = RegistrationForm;
+/** STEP2's data, as its schema (register-profile) shapes it. */
+type Profile = Record<string, unknown>;
 
 /** Never kept in the tab's draft. */
 const SECRETS = ['password', 'password_confirm', 'code', 'verification_code'] as const;
@@ -78,7 +79,7 @@ export default function RegisterScreen() {
       scrollToFirstError();
       return;
     }
-    const payload = registrationToWire(normalise(profileForm.schema, profile as Profile), verified);
+    const payload = registrationToWire(profileForm.schema, normalise(profileForm.schema, profile as Profile), verified);
     setBusy(true);
     try {
       const { token, expires_in } = await registerMember(payload);

@@ -3,11 +3,19 @@
 import { type Kysely, type Migration, type MigrationProvider, sql } from 'kysely';
 import { canonicalEmailsMigration } from './canonical-emails-migration';
 
+// The profile's columns as migration 001 created them (history: never edited). Fields of the
+// member record added since live in users.attributes (010), so a new field needs no migration.
 const profileColumns = [
   'last_name_kanji', 'first_name_kanji', 'last_name_alpha', 'first_name_alpha', 'birthday', 'gender',
   'job', 'industry', 'industry_other', 'zip_current', 'address_current', 'zip_second', 'address_second',
   'amc', 'phone', 'purpose', 'purpose_detail', 'purpose_other', 'mail_opt',
 ] as const;
+
+/** Every text column of users that holds a profile field (001's, and 007's desired municipality):
+ *  a field of the member record with one of these names is stored there, any other in
+ *  users.attributes (src/server/member-store.ts). */
+export const PROFILE_COLUMNS = [...profileColumns, 'city'] as const;
+export type ProfileColumn = (typeof PROFILE_COLUMNS)[number];
 
 const migrations: Record<string, Migration> = {
   '001-members-sessions-codes': {
@@ -225,6 +233,13 @@ const migrations: Record<string, Migration> = {
         .addPrimaryKeyConstraint('acknowledgement_counts_pk', ['recipient', 'day'])
         .execute();
       await db.schema.createIndex('acknowledgement_counts_day').on('acknowledgement_counts').column('day').execute();
+    },
+  },
+  '010-member-attributes': {
+    async up(db: Kysely<unknown>) {
+      // Every field of the member record that has no column of its own, as one JSON object
+      // (docs/decisions/020): a field added to a form's schema is stored without a migration.
+      await db.schema.alterTable('users').addColumn('attributes', 'text', (c) => c.notNull().defaultTo('{}')).execute();
     },
   },
 };

@@ -1,37 +1,23 @@
 // Row types. Timestamps are ISO-8601 UTC strings in both SQLite and PostgreSQL, so they
 // compare correctly as text and read back identically from either database.
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type { ProfileColumn } from './migrations';
 
-export interface UsersTable {
+/** A member: the account (address, status, password) and the member record. The record's fields
+ *  are read from the form schemas (src/shared/member-record.ts): those with a column of their own
+ *  (PROFILE_COLUMNS, as migrations 001 and 007 made them, default '') and the rest in
+ *  `attributes`, one JSON object (010; src/server/member-store.ts reads and writes both). */
+export type UsersTable = {
   id: string;
   email: string;
   status: 'active' | 'withdrawn';
   password_hash: string;
-  last_name_kanji: string;
-  first_name_kanji: string;
-  last_name_alpha: string;
-  first_name_alpha: string;
-  birthday: string;
-  gender: string;
-  job: string;
-  industry: string;
-  industry_other: string;
-  zip_current: string;
-  address_current: string;
-  zip_second: string;
-  address_second: string;
-  amc: string;
-  phone: string;
-  purpose: string;
-  purpose_detail: string;
-  purpose_other: string;
-  mail_opt: string;
-  /** Desired municipality (local-government code) from the old registration form; '' otherwise. */
-  city: Generated<string>;
+  /** The record's fields without a column, as a JSON object ('{}' when none). */
+  attributes: Generated<string>;
   created_at: string;
   updated_at: string;
   withdrawn_at: string | null;
-}
+} & { [column in ProfileColumn]: Generated<string> };
 
 export interface SessionsTable {
   token_hash: string;

@@ -32,10 +32,11 @@ export async function* storedInquiries(db: Db, size = BATCH_SIZE): AsyncGenerato
   }
 }
 
-/** A member's stored profile as the edit form holds it: what GET /v1/user/info answers, through
- *  the edit form's wire adapter (purpose as a list), i.e. what the edit screen opens with. */
+/** A member's stored profile as the edit form holds it: what GET /v1/user/info answers (the
+ *  record's columns and users.attributes alike), through the edit form's wire adapter (lists
+ *  as lists), i.e. what the edit screen opens with. */
 export async function memberAsEditForm(ctx: Pick<AppContext, 'db' | 'schemas'>, user: User): Promise<Record<string, unknown>> {
-  return wireAdapters['api.user-update.json'].fromWire({ ...(await userInfo(ctx, user)) });
+  return wireAdapters['api.user-update.json'].fromWire({ ...(await userInfo(ctx, user)) }, ctx.schemas.forms['edit-profile'].schema);
 }
 
 /** A stored inquiry as the contact form sent it: the inquiry text is stored as `content`

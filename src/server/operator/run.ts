@@ -7,11 +7,12 @@ import type { Command } from './command';
 import { OperatorError, describeError } from './errors';
 import { inquiryCommands } from './inquiries';
 import { noticeCommands } from './notices';
+import { memberCommands } from './members';
 import { outboxCommands } from './outbox';
 import { align, type Output } from './output';
 import { say, text } from './text';
 
-export const COMMANDS: Command[] = [...applicationCommands, ...noticeCommands, ...inquiryCommands, ...outboxCommands];
+export const COMMANDS: Command[] = [...applicationCommands, ...noticeCommands, ...inquiryCommands, ...memberCommands, ...outboxCommands];
 
 export interface Connection {
   db: Db;

@@ -9,11 +9,17 @@ import { apiBody, apiParams } from '../route-schemas';
 import { oldFlow } from '../old-flow';
 import { insertMember, isTaken } from '../registrations';
 import { hashPassword } from '../services/passwords';
-import type { OldRegistrationPayload } from '../../shared/api-types';
+import { formsOf } from '../validation';
+import { memberStore } from '../member-store';
 import messages from '../../../messages/ja.json';
+
+/** The old form's validated data and the link's key. */
+type OldRegistration = Record<string, unknown> & { key: string; email: string; password: string; city: string };
 
 export function oldRegistrationRoutes(app: FastifyInstance, ctx: AppContext) {
   const { links } = oldFlow(ctx);
+  const store = memberStore(ctx.schemas);
+  const [form] = formsOf(ctx.schemas.api['api.user-register-by-link.json']);
 
   // A missing or malformed key is refused by the query schema (schemas/api/email-verify-query.json).
   app.get('/v1/email/verify', { schema: { querystring: apiParams(ctx.schemas, 'api.email-verify-query.json') } }, async (request) => {
@@ -25,7 +31,7 @@ export function oldRegistrationRoutes(app: FastifyInstance, ctx: AppContext) {
   });
 
   app.post('/v1/user/register-by-link', { schema: { body: apiBody('api.user-register-by-link.json') }, config: { auth: 'client', limited: true } }, async (request) => {
-    const body = request.body as OldRegistrationPayload;
+    const body = request.body as OldRegistration;
     // The desired municipality is judged against the served denshijiti list (not an option
     // list in the database); the other option lists as everywhere.
     if (!ctx.municipalities.some((m) => m.value === body.city)) throw new ApiError('VALIDATION', { city: [messages.api.MASTER_UNKNOWN] });
@@ -37,7 +43,7 @@ export function oldRegistrationRoutes(app: FastifyInstance, ctx: AppContext) {
     if (link.email !== body.email) throw new ApiError('VALIDATION', { email: [messages.api.LINK_EMAIL_MISMATCH] });
     const passwordHash = await hashPassword(body.password);
 
-    const { welcomeId } = await insertMember(ctx.db, ctx.outbox, body, passwordHash, async (tx) => {
+    const { welcomeId } = await insertMember(ctx.db, ctx.outbox, store, { email: body.email, form, data: body }, passwordHash, async (tx) => {
       if (!(await links.use(tx, link.id))) throw new ApiError('LINK_INVALID');
       // Other links to the same address are spent too: the address now belongs to a member.
       await links.useAllFor(tx, link.email);

@@ -10,8 +10,9 @@ import { oldFlow } from '../old-flow';
 import { hashCode } from '../services/secrets';
 import { hashPassword } from '../services/passwords';
 import { iso, inSeconds, now } from '../services/clock';
-import type { RegistrationForm } from '../../shared/wire/registration';
 import { apiBody, apiParams } from '../route-schemas';
+import { formsOf } from '../validation';
+import { memberStore } from '../member-store';
 import { mailCode, useCode } from '../code-flow';
 import { requesterOf } from '../limits/requester';
 
@@ -19,10 +20,12 @@ import { requesterOf } from '../limits/requester';
 const VERIFIED = 'email_register_verified';
 
 /** The registration as validated: the form's data and the payload's own fields. */
-type Registration = RegistrationForm & { email: string; verification_code: string };
+type Registration = Record<string, unknown> & { email: string; verification_code: string; password: string };
 
 export function registrationRoutes(app: FastifyInstance, ctx: AppContext) {
   const old = oldFlow(ctx);
+  const store = memberStore(ctx.schemas);
+  const [form] = formsOf(ctx.schemas.api['api.user-register.json']);
 
   // Two flows, as POST /v1/user/verify: the route schema judges only `flow`, the flow's own
   // payload schema the rest. "link" is the old e-mail authentication screen (docs/decisions/006).
@@ -80,7 +83,7 @@ export function registrationRoutes(app: FastifyInstance, ctx: AppContext) {
     if (!(await findTicket(ctx.db))) throw new ApiError('VERIFICATION_REQUIRED');
     const passwordHash = await hashPassword(body.password);
 
-    const { userId, welcomeId } = await insertMember(ctx.db, ctx.outbox, body, passwordHash, async (tx) => {
+    const { userId, welcomeId } = await insertMember(ctx.db, ctx.outbox, store, { email: body.email, form, data: body }, passwordHash, async (tx) => {
       const ticket = await findTicket(tx);
       if (!ticket) throw new ApiError('VERIFICATION_REQUIRED');
       const used = await tx.updateTable('email_verifications').set({ used_at: iso(now()) }).where('id', '=', ticket.id).where('used_at', 'is', null).executeTakeFirst();

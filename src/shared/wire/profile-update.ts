@@ -1,47 +1,27 @@
-// PUT /v1/user/info: the edit form (edit-profile) on the wire. Purposes travel as one
-// comma-joined string of codes; postal code and phone without hyphens.
-import type { ProfileUpdate } from '../api-types';
-import { removeHyphens } from '../normalise';
-import { withoutHyphens, type WireAdapter } from './adapter';
+// PUT /v1/user/info: the edit form (edit-profile) on the wire. Every list travels as one
+// comma-joined string of codes (purpose), every text the member left empty as ''; the e-mail
+// address goes as saved (it has its own flow; the read-only birthday is in the form's data).
+import { canonical } from '../normalise';
+import type { JsonObject } from '../validation/schema-bundle.ts';
+import { joinLists, splitLists, withEmptyTexts, type WireAdapter } from './adapter';
 
-/** The edit form's data (schemas/forms/edit-profile.schema.json). */
-export type ProfileForm = Omit<ProfileUpdate, 'email' | 'birthday' | 'purpose' | 'amc' | 'industry_other' | 'purpose_other'> & {
-  birthday?: string;
-  purpose: string[];
-  amc?: string;
-  industry_other?: string;
-  purpose_other?: string;
-};
+/** The payload of PUT /v1/user/info: the edit form's fields (the member record's, under their
+ *  stored names) as they travel, and the saved address. */
+export type ProfileUpdate = Record<string, unknown> & { email: string };
 
-function shape(form: ProfileForm, saved: { email: string; birthday: string }): ProfileUpdate {
-  return {
-    ...form,
-    email: saved.email,
-    birthday: saved.birthday,
-    amc: form.amc ?? '',
-    industry_other: form.industry_other ?? '',
-    purpose: Array.isArray(form.purpose) ? form.purpose.join(',') : form.purpose,
-    purpose_other: form.purpose_other ?? '',
-  };
+function shape(schema: JsonObject, form: Record<string, unknown>, saved: { email: string }): ProfileUpdate {
+  return { ...joinLists(schema, withEmptyTexts(schema, form)), email: saved.email };
 }
 
-const canonical = (data: Record<string, unknown>) => withoutHyphens(data, removeHyphens);
-
-/** The payload the client sends for the edit form's data (e-mail and birthday as saved). */
-export function profileToWire(form: ProfileForm, saved: { email: string; birthday: string }): ProfileUpdate {
-  return canonical(shape(form, saved) as unknown as Record<string, unknown>) as unknown as ProfileUpdate;
+/** The payload the client sends for the edit form's data (`schema`: the form's) and the saved
+ *  address. */
+export function profileToWire(schema: JsonObject, form: Record<string, unknown>, saved: { email: string }): ProfileUpdate {
+  return canonical(schema, shape(schema, form, saved));
 }
 
 export const profileUpdateWire: WireAdapter = {
-  toWire: (form, extra) =>
-    shape(form as unknown as ProfileForm, { email: extra.email as string, birthday: (form.birthday ?? extra.birthday) as string }) as unknown as Record<string, unknown>,
-  fromWire(data) {
-    return {
-      ...data,
-      purpose: typeof data.purpose === 'string' ? data.purpose.split(',').filter(Boolean) : data.purpose,
-    };
-  },
-  // An error on one of the purposes ("purpose.2") is an error of the one string that carried them.
-  wireField: (path) => path.replace(/^purpose\.\d+$/, 'purpose'),
-  canonical,
+  toWire: (form, extra, schema) => shape(schema, form, { email: String(extra.email ?? '') }),
+  fromWire: (data, schema) => splitLists(schema, data),
+  // An error on one item of a list ("purpose.2") is an error of the one string that carried them.
+  wireField: (path) => path.replace(/^([^.]+)\.\d+$/, '$1'),
 };

@@ -1,4 +1,4 @@
-// Dates as members read them: ja-JP, Japan time.
+// Dates as members read them: ja-JP, Japan time (the screens and the operator tool alike).
 const dateTime = new Intl.DateTimeFormat('ja-JP', {
   year: 'numeric',
   month: '2-digit',
