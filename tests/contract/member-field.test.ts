@@ -22,6 +22,10 @@ import { buildFormModule } from '../support/forms';
 import { rulesOf } from '../support/schema-messages';
 import { makeMemberFieldCopy, PREFECTURES, type MemberFieldCopy } from '../support/member-field-copy';
 import { DATABASES, Harness, japaneseText, setUpOrFail } from '../support/api-harness';
+import specTexts from '../../messages/validation-spec.ja.json';
+import { code, generateValidationSpec } from '../../tools/validation-spec/render';
+import { specOptions, specRow } from '../../tools/validation-spec/read';
+import { MESSAGES_DIR } from '../support/edited-schemas';
 
 let copy: MemberFieldCopy;
 let registerForm: FormModule;
@@ -184,6 +188,29 @@ describe.each(DATABASES)('a member field added in JSON alone ($name)', ({ kind }
     expect(cleared).toMatchObject({ browser: {}, server: {} });
     expect(await row(email)).toMatchObject({ purpose_detail: '', mail_opt: '0' });
     expect(await info(token)).toMatchObject({ purpose_detail: '', mail_opt: '0' });
+  });
+});
+
+describe('the QA spec regenerated from the copy says the same', () => {
+  const [, , REQUIRED, , , , , OPTIONS] = specTexts.columns;
+  const fill = (text: string, values: Record<string, string | number>) => text.replace(/\{(\w+)\}/g, (_, key: string) => String(values[key]));
+
+  it('lists the new field on both forms with its option list, amc as required on the edit form, purpose_detail required only with mail_opt "1"', () => {
+    const spec = generateValidationSpec({ schemasDir: copy.schemasDir, messagesDir: MESSAGES_DIR });
+    for (const form of ['register-profile', 'edit-profile']) {
+      const row = specRow(spec, form, 'prefecture');
+      expect(row, `${form} lists prefecture`).toBeDefined();
+      expect(row![REQUIRED]).toBe(specTexts.required.optional);
+      expect(row![OPTIONS]).toBe(fill(specTexts.masterRef, { name: code('prefecture') }));
+    }
+    expect(specOptions(spec, 'prefecture')).toHaveLength(PREFECTURES.length);
+    expect(specRow(spec, 'edit-profile', 'amc')![REQUIRED]).toBe(specTexts.required.always);
+    expect(specRow(spec, 'register-profile', 'amc')![REQUIRED]).toBe(specTexts.required.optional);
+    const detail = specRow(spec, 'edit-profile', 'purpose_detail')![REQUIRED];
+    expect(detail).not.toBe(specTexts.required.always);
+    expect(detail).toMatch(/mail_opt|メール/);
+    // The project's own spec is untouched by the copy.
+    expect(specRow(generateValidationSpec(), 'edit-profile', 'prefecture')).toBeUndefined();
   });
 });
 
