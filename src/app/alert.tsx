@@ -1,18 +1,48 @@
 // The spec's "alert": an accessible in-page dialog (window.alert is unreliable inside a
-// cross-origin iframe and cannot be styled). `await alert(message)` resolves on OK. The dialog
-// opens where the member is looking (the parent scrolls the frame to it) and, on close, gives
-// focus back to what had it, or to the page's main region when that is gone.
-import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+// cross-origin iframe and cannot be styled). `await alert(message)` resolves on OK. While it is
+// open it holds focus (the ARIA modal dialog pattern): it is rendered at the end of <body> and
+// everything beside it is `inert` (no focus, no click, hidden from assistive technology), and Tab
+// and Shift+Tab cycle within it (else Tab would leave the frame for the parent page). Escape is
+// OK: the alert only informs. It opens where the member is looking (the parent scrolls the frame
+// to it) and, on close, gives focus back to what had it, or to the page's main region when that
+// is gone. Not a native modal <dialog>: it would work, but it makes the frame's whole document
+// inert, so axe no longer sees the page's h1 and reports the parent page as having none.
+import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 import messages from '../../messages/ja.json';
 import { showElement } from './frame';
 
 type AlertFn = (message: string, options?: { title?: string }) => Promise<void>;
 const AlertContext = createContext<AlertFn>(async () => undefined);
 
+const FOCUSABLE = 'button:not([disabled]), a[href], input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/** Keeps Tab and Shift+Tab inside `container`: from its last control to its first and back. */
+export function keepTabInside(container: HTMLElement, event: KeyboardEvent) {
+  if (event.key !== 'Tab' || event.altKey || event.ctrlKey || event.metaKey) return;
+  const controls = [...container.querySelectorAll<HTMLElement>(FOCUSABLE)];
+  if (controls.length === 0) return;
+  const first = controls[0]!;
+  const last = controls[controls.length - 1]!;
+  const active = document.activeElement;
+  const inside = active instanceof Node && container.contains(active) && active !== container;
+  if (!inside) {
+    event.preventDefault();
+    (event.shiftKey ? last : first).focus({ preventScroll: true });
+  } else if (event.shiftKey && active === first) {
+    event.preventDefault();
+    last.focus({ preventScroll: true });
+  } else if (!event.shiftKey && active === last) {
+    event.preventDefault();
+    first.focus({ preventScroll: true });
+  }
+}
+
 export function AlertProvider({ children }: { children: ReactNode }) {
   const [current, setCurrent] = useState<{ message: string; title?: string; done: () => void } | null>(null);
   const okButton = useRef<HTMLButtonElement>(null);
   const dialog = useRef<HTMLDivElement>(null);
+  const backdrop = useRef<HTMLDivElement>(null);
   const returnFocus = useRef<Element | null>(null);
   const alert = useCallback<AlertFn>(
     (message, options) =>
@@ -22,10 +52,23 @@ export function AlertProvider({ children }: { children: ReactNode }) {
       }),
     [],
   );
+  // Before the first paint: everything beside the dialog becomes inert, focus goes to OK.
+  useLayoutEffect(() => {
+    const box = dialog.current;
+    const layer = backdrop.current;
+    if (!current || !box || !layer) return;
+    const madeInert = [...document.body.children].filter((el): el is HTMLElement => el !== layer && el instanceof HTMLElement && !el.inert);
+    madeInert.forEach((el) => (el.inert = true));
+    okButton.current?.focus({ preventScroll: true });
+    showElement(box);
+    return () => madeInert.forEach((el) => (el.inert = false));
+  }, [current]);
+  // Tab is kept inside from the document, since a click on the backdrop can leave focus on body.
   useEffect(() => {
     if (!current) return;
-    okButton.current?.focus({ preventScroll: true });
-    if (dialog.current) showElement(dialog.current);
+    const onKeyDown = (event: KeyboardEvent) => dialog.current && keepTabInside(dialog.current, event);
+    document.addEventListener('keydown', onKeyDown, true);
+    return () => document.removeEventListener('keydown', onKeyDown, true);
   }, [current]);
   const close = () => {
     const previous = returnFocus.current;
@@ -42,19 +85,32 @@ export function AlertProvider({ children }: { children: ReactNode }) {
   return (
     <AlertContext.Provider value={alert}>
       {children}
-      {current && (
-        <div className="modal-backdrop">
-          <div ref={dialog} className="modal" role="alertdialog" aria-modal="true" aria-labelledby="alert-message" onKeyDown={(e) => e.key === 'Escape' && close()}>
-            {current.title && <h2 className="modal__title">{current.title}</h2>}
-            <p id="alert-message" className="modal__message">
-              {current.message}
-            </p>
-            <button ref={okButton} type="button" className="button button--primary" onClick={close}>
-              {messages.common.ok}
-            </button>
-          </div>
-        </div>
-      )}
+      {current &&
+        createPortal(
+          // A press on the backdrop keeps focus where it is.
+          <div ref={backdrop} className="modal-backdrop" onMouseDown={(event) => event.target === event.currentTarget && event.preventDefault()}>
+            <div
+              ref={dialog}
+              className="modal"
+              role="alertdialog"
+              aria-modal="true"
+              aria-labelledby="alert-message"
+              // A press on its text keeps focus in the dialog (text stays selectable).
+              tabIndex={-1}
+              // An information alert: Escape closes it as OK does.
+              onKeyDown={(event) => event.key === 'Escape' && close()}
+            >
+              {current.title && <h2 className="modal__title">{current.title}</h2>}
+              <p id="alert-message" className="modal__message">
+                {current.message}
+              </p>
+              <button ref={okButton} type="button" className="button button--primary" onClick={close}>
+                {messages.common.ok}
+              </button>
+            </div>
+          </div>,
+          document.body,
+        )}
     </AlertContext.Provider>
   );
 }
