@@ -57,11 +57,11 @@ export function AlertProvider({ children }: { children: ReactNode }) {
     const box = dialog.current;
     const layer = backdrop.current;
     if (!current || !box || !layer) return;
-    const madeInert = [...document.body.children].filter((el): el is HTMLElement => el !== layer && el instanceof HTMLElement && !el.inert);
-    madeInert.forEach((el) => (el.inert = true));
+    const madeInert = [...document.body.children].filter((el) => el !== layer && !el.hasAttribute('inert'));
+    madeInert.forEach((el) => el.setAttribute('inert', ''));
     okButton.current?.focus({ preventScroll: true });
     showElement(box);
-    return () => madeInert.forEach((el) => (el.inert = false));
+    return () => madeInert.forEach((el) => el.removeAttribute('inert'));
   }, [current]);
   // Tab is kept inside from the document, since a click on the backdrop can leave focus on body.
   useEffect(() => {
