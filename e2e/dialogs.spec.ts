@@ -45,7 +45,6 @@ test('the login-failed alert keeps focus inside, the form behind is inert, Escap
   await expect(email).not.toBeFocused();
   expect(await focusIsInDialog()).toBe(true);
 
-  if (process.env.DIALOG_SHOT) await page.screenshot({ path: process.env.DIALOG_SHOT });
   await expectAccessible(page, '/login with the login-failed alert open');
 
   await page.keyboard.press('Escape');
