@@ -6,6 +6,7 @@ import { openDb, type Db } from '../../src/server/db/connect';
 import { createMember } from '../../src/server/seed';
 import { E2E } from './stack-env';
 import { expectAccessible } from './axe';
+import { CODE_LENGTH, pinBox } from './texts';
 
 export interface CaughtMail {
   id: string;
@@ -31,10 +32,17 @@ export async function waitForMail(address: string, count = 1, mailUrl = E2E.mail
   return mails[count - 1];
 }
 
+/** The code in a mail: a line of CODE_LENGTH digits (the length the schemas give the code). */
 export function codeIn(mail: CaughtMail): string {
-  const match = /^\s*(\d{5})\s*$/m.exec(mail.text);
-  if (!match) throw new Error(`No 5-digit code in mail "${mail.subject}"`);
+  const match = new RegExp(`^\\s*(\\d{${CODE_LENGTH}})\\s*$`, 'm').exec(mail.text);
+  if (!match) throw new Error(`No ${CODE_LENGTH}-digit code in mail "${mail.subject}"`);
   return match[1];
+}
+
+/** A well-formed code (CODE_LENGTH digits) that is not `right`. */
+export function wrongCode(right = ''): string {
+  const ones = '1'.repeat(CODE_LENGTH);
+  return right === ones ? '2'.repeat(CODE_LENGTH) : ones;
 }
 
 export interface Member {
@@ -92,6 +100,6 @@ export async function loginAs(page: Page, member: { email: string; password: str
 
 /** Fills the PIN boxes as a person types: one digit per box. */
 export async function typeCode(page: Page, code: string) {
-  await page.getByLabel('1桁目').click();
+  await page.getByLabel(pinBox(1)).click();
   await page.keyboard.type(code);
 }

@@ -2,6 +2,7 @@
 import type { Frame, FrameLocator, Locator, Page } from '@playwright/test';
 import { expect, codeIn, waitForMail } from './fixtures';
 import { E2E } from './stack-env';
+import { pinBox } from './texts';
 
 export const PHONE = { width: 390, height: 844 };
 
@@ -71,7 +72,7 @@ export async function loginInFrame(page: Page, framed: Framed, member: { email: 
   await app.getByRole('textbox', { name: 'パスワード' }).fill(member.password);
   await app.getByRole('button', { name: 'ログイン', exact: true }).click();
   // A device that logged in before may be trusted: then there is no code step.
-  const codeBox = app.getByLabel('1桁目');
+  const codeBox = app.getByLabel(pinBox(1));
   await expect.poll(async () => (await codeBox.isVisible()) || !/\/user\/login/.test(framed.frame.url())).toBe(true);
   if (!(await codeBox.isVisible())) return;
   const code = codeIn(await waitForMail(member.email, mailCount));

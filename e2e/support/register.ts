@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, waitForMail, codeIn, typeCode } from './fixtures';
+import { codeSent, messages } from './texts';
 
 export const field = (page: Page, name: string) => page.getByRole('textbox', { name, exact: true });
 
@@ -9,10 +10,10 @@ export async function verifyEmail(page: Page, email: string) {
   await field(page, 'メールアドレス').fill(email);
   await field(page, 'メールアドレス（確認用）').fill(email);
   await page.getByRole('button', { name: '認証コードを送信' }).click();
-  await expect(page.getByRole('status').filter({ hasText: '認証コードを送信しました' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: codeSent(messages.register.codeSent, email) })).toBeVisible();
   await typeCode(page, codeIn(await waitForMail(email)));
   await page.getByRole('button', { name: '認証コードを登録' }).click();
-  await expect(page.getByText('メールアドレスの認証が完了しました。STEP2〜STEP4を入力してください。')).toBeVisible();
+  await expect(page.getByText(messages.register.verified)).toBeVisible();
 }
 
 export async function fillProfile(page: Page, password: string) {
