@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { test, expect, waitForMail, codeIn, typeCode, loginAs, mailsTo } from './support/fixtures';
 import type { Page } from '@playwright/test';
-import { readFileSync } from 'node:fs';
-
-const fields = JSON.parse(readFileSync(new URL('../schemas/shared/fields.json', import.meta.url), 'utf8'));
+import { rulesOf } from './support/texts';
 
 const field = (page: Page, name: string) => page.getByRole('textbox', { name, exact: true });
 
@@ -25,8 +23,8 @@ test('a visitor agrees to the privacy notice, sends an inquiry and gets the ackn
   await chooseInquiry(page);
   await field(page, 'お問い合わせ内容').fill('https://example.com を見ました。運賃について教えてください。');
   await page.getByRole('button', { name: '送信する' }).click();
-  // The inquiry text bans links and markup, not emoji: its message says so (schemas/shared/fields.json).
-  await expect(page.getByText(fields.$defs.noUrlOrHtml.errorMessage.not)).toBeVisible();
+  // The inquiry text bans links and markup, not emoji: its message says so.
+  await expect(page.getByText(rulesOf('contact').message('purpose_detail', 'not'))).toBeVisible();
   await field(page, 'お問い合わせ内容').fill('特別運賃で予約した航空券は、出発の何日前まで変更できますか。');
   await page.getByRole('button', { name: '送信する' }).click();
   const dialog = page.getByRole('alertdialog');
@@ -84,7 +82,7 @@ test('a member resets the password with the mailed code; the new password works 
   await field(page, '生年月日').fill('1990年2月30日');
   await field(page, 'ご登録の電話番号').fill('03-1234-5678');
   await page.getByRole('button', { name: '次へ' }).click();
-  await expect(page.getByText('日付の形式が正しくありません（例：1990年01月01日）')).toBeVisible();
+  await expect(page.getByText(rulesOf('reset-identity').message('birthday', 'format'))).toBeVisible();
   await field(page, '生年月日').fill('1990/4/1');
   await field(page, 'ご登録の電話番号').click();
   await expect(field(page, '生年月日')).toHaveValue('1990-04-01');

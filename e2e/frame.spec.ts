@@ -1,5 +1,6 @@
 import { test, expect, waitForMail, codeIn } from './support/fixtures';
 import { E2E } from './support/stack-env';
+import { rulesOf } from './support/texts';
 
 test('the parent site shows the app in its iframe, sized from the height messages, and login works inside it', async ({ page, member }) => {
   // Neither the parent's page nor the app in its frame logs an error (a missing favicon did).
@@ -41,7 +42,7 @@ test('the app answers with the strict CSP and runs under it without violations',
   expect(csp).toContain("object-src 'none'");
   expect(csp).toContain("base-uri 'none'");
   await page.getByRole('button', { name: 'ログイン', exact: true }).click();
-  await expect(page.getByText('メールアドレスは必須です')).toBeVisible();
+  await expect(page.getByText(rulesOf('login').required('email'))).toBeVisible();
   expect(violations).toEqual([]);
 });
 

@@ -1,6 +1,7 @@
-import { test, expect, waitForMail, codeIn, typeCode, type Member } from './support/fixtures';
+import { test, expect, waitForMail, codeIn, typeCode, wrongCode, type Member } from './support/fixtures';
 import type { Page } from '@playwright/test';
 import { E2E } from './support/stack-env';
+import { CODE_LENGTH, pinBox } from './support/texts';
 
 async function requestCode(page: Page, member: Member) {
   await page.goto('/user/login');
@@ -11,8 +12,8 @@ async function requestCode(page: Page, member: Member) {
 }
 
 async function clearCode(page: Page) {
-  await page.getByLabel('5桁目').click();
-  for (let i = 0; i < 5; i++) await page.keyboard.press('Backspace');
+  await page.getByLabel(pinBox(CODE_LENGTH)).click();
+  for (let i = 0; i < CODE_LENGTH; i++) await page.keyboard.press('Backspace');
 }
 
 test('an expired code is refused with the invalid-or-expired message', async ({ page, member, db }) => {
@@ -28,7 +29,7 @@ test('an expired code is refused with the invalid-or-expired message', async ({ 
 test('after five wrong codes the code is dead: attempt-limit message even for the right code', async ({ page, member }) => {
   await requestCode(page, member);
   const code = codeIn(await waitForMail(member.email));
-  const wrong = code === '00000' ? '99999' : '00000';
+  const wrong = wrongCode(code);
   for (let attempt = 1; attempt <= 4; attempt++) {
     await typeCode(page, wrong);
     await page.getByRole('button', { name: '認証してログイン' }).click();

@@ -1,4 +1,7 @@
-import { test, expect, waitForMail, codeIn, typeCode, mailsTo } from './support/fixtures';
+import { test, expect, waitForMail, codeIn, typeCode, wrongCode, mailsTo } from './support/fixtures';
+import { CODE_LENGTH, rulesOf } from './support/texts';
+
+const loginRules = rulesOf('login');
 
 test.describe('member login', () => {
   test('logs in with the mailed code and lands on mypage', async ({ page, member }) => {
@@ -29,14 +32,13 @@ test.describe('member login', () => {
     await page.getByLabel('パスワード').fill(member.password);
     await page.getByRole('button', { name: 'ログイン', exact: true }).click();
     const code = codeIn(await waitForMail(member.email));
-    const wrong = code === '11111' ? '22222' : '11111';
-    await typeCode(page, wrong);
+    await typeCode(page, wrongCode(code));
     await page.getByRole('button', { name: '認証してログイン' }).click();
     await expect(page.getByText('認証コードが無効か、有効期限が切れています。')).toBeVisible();
 
     await page.getByLabel('1桁目').click();
     await page.keyboard.press('Control+A');
-    for (let i = 0; i < 5; i++) await page.keyboard.press('Backspace');
+    for (let i = 0; i < CODE_LENGTH; i++) await page.keyboard.press('Backspace');
     await typeCode(page, code);
     await page.getByRole('button', { name: '認証してログイン' }).click();
     await expect(page).toHaveURL(/\/user\/mypage$/);
@@ -45,10 +47,10 @@ test.describe('member login', () => {
   test('field rules show in Japanese before anything is sent', async ({ page }) => {
     await page.goto('/user/login');
     await page.getByRole('button', { name: 'ログイン', exact: true }).click();
-    await expect(page.getByText('メールアドレスは必須です')).toBeVisible();
-    await expect(page.getByText('パスワードを入力してください', { exact: true })).toBeVisible();
+    await expect(page.getByText(loginRules.required('email'))).toBeVisible();
+    await expect(page.getByText(loginRules.required('password'), { exact: true })).toBeVisible();
     await page.getByLabel('メールアドレス').fill('not-an-address');
-    await expect(page.getByText('メールアドレスの形式が正しくありません')).toBeVisible();
+    await expect(page.getByText(loginRules.message('email', 'pattern'))).toBeVisible();
   });
 
   test('the member guard sends a visitor to login', async ({ page }) => {

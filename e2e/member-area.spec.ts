@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { test, expect, waitForMail, codeIn, typeCode, loginAs, mailsTo } from './support/fixtures';
+import { test, expect, waitForMail, codeIn, typeCode, wrongCode, loginAs, mailsTo } from './support/fixtures';
 import { E2E, SHORT } from './support/stack-env';
 import { openDb } from '../src/server/db/connect';
 import { createMember } from '../src/server/seed';
@@ -88,7 +88,7 @@ test('e-mail change with a wrong code says the code is invalid or expired; redo 
   await field(page, '新しいメールアドレス').fill(newEmail);
   await page.getByRole('button', { name: '認証コードを送信' }).click();
   const code = codeIn(await waitForMail(newEmail));
-  await typeCode(page, code === '11111' ? '22222' : '11111');
+  await typeCode(page, wrongCode(code));
   await page.getByRole('button', { name: '変更を確定する' }).click();
   await expect(page.getByText('認証コードが無効か、有効期限が切れています。入力内容を確認して、もう一度お試しください。')).toBeVisible();
   await page.getByRole('button', { name: 'メールアドレスの入力からやり直す' }).click();

@@ -4,15 +4,14 @@
 // /email-auth; the old login's button states and alerts; the old logout.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FrameLocator, Page } from '@playwright/test';
-import fields from '../schemas/shared/fields.json' with { type: 'json' };
-import oldForm from '../schemas/forms/old-register.schema.json' with { type: 'json' };
 import messages from '../messages/ja.json' with { type: 'json' };
-import { fillMessage } from '../src/shared/validation/message-params';
-import { test, expect, waitForMail, mailsTo, codeIn, type CaughtMail } from './support/fixtures';
+import { test, expect, waitForMail, mailsTo, codeIn, wrongCode, type CaughtMail } from './support/fixtures';
 import { openFramed, type Framed } from './support/framed';
 import { E2E } from './support/stack-env';
+import { CODE_LENGTH, rulesOf } from './support/texts';
 
-const defs = fields.$defs;
+const oldForm = rulesOf('old-register');
+const detailLength = { min: oldForm.limit('purpose_detail', 'minLength'), max: oldForm.limit('purpose_detail', 'maxLength') };
 const newAddress = () => `old-${randomUUID().slice(0, 8)}@example.com`;
 const box = (app: FrameLocator, name: string) => app.getByRole('textbox', { name, exact: true });
 
@@ -53,7 +52,7 @@ async function fillOldForm(app: FrameLocator, password: string) {
   await box(app, '住所').fill('長野県長野市大字長野1-1');
   await box(app, '電話番号').fill('09012345678');
   await app.getByRole('checkbox', { name: 'テレワーク・ワーケーション' }).check();
-  await box(app, '具体的な目的').fill('あ'.repeat(oldForm.properties.purpose_detail.minLength));
+  await box(app, '具体的な目的').fill('あ'.repeat(detailLength.min));
   await app.getByRole('combobox', { name: '希望する自治体' }).selectOption('202011');
   for (const name of ['帰省を目的とした申し込みではありません', '単身赴任を目的とした申し込みではありません', '介護を目的とした申し込みではありません']) {
     await app.getByRole('checkbox', { name }).check();
@@ -66,9 +65,10 @@ test.describe('registration by e-mailed link (phone, in the parent frame)', () =
     const address = `bad-${randomUUID().slice(0, 8)}@example`;
     await box(app, 'メールアドレス').fill(address);
     await app.getByRole('button', { name: '会員登録用URLを送信' }).click();
-    await expect(app.getByText(defs.email.errorMessage.pattern)).toBeVisible();
+    const malformed = rulesOf('email-auth').message('email', 'pattern');
+    await expect(app.getByText(malformed)).toBeVisible();
     await box(app, 'メールアドレス').fill(`${address}.jp`);
-    await expect(app.getByText(defs.email.errorMessage.pattern)).toHaveCount(0);
+    await expect(app.getByText(malformed)).toHaveCount(0);
     expect(await mailsTo(address)).toEqual([]);
     await page.screenshot({ path: 'test-results/old-email-auth.png', fullPage: true });
   });
@@ -87,13 +87,12 @@ test.describe('registration by e-mailed link (phone, in the parent frame)', () =
 
     await fillOldForm(app, password);
     // Each old rule one step past its edge shows its own message; at the edge it passes.
-    const detail = oldForm.properties.purpose_detail;
     const edges: Array<[string, string, string, string]> = [
-      ['郵便番号', '380-0001', defs.oldZip.errorMessage.pattern, '3800001'],
-      ['電話番号', '0901234567', defs.oldPhone.errorMessage.pattern, '09012345678'],
-      ['姓（ローマ字）', 'Van Dyke', defs.oldAlphabetName.errorMessage.pattern, 'Tanaka'],
-      ['具体的な目的', 'あ'.repeat(detail.minLength - 1), fillMessage(detail.errorMessage.minLength, detail, 'minLength'), 'あ'.repeat(detail.minLength)],
-      ['具体的な目的', 'あ'.repeat(detail.maxLength + 1), fillMessage(detail.errorMessage.maxLength, detail, 'maxLength'), 'あ'.repeat(detail.maxLength)],
+      ['郵便番号', '380-0001', oldForm.message('zip_current', 'pattern'), '3800001'],
+      ['電話番号', '0901234567', oldForm.message('phone', 'pattern'), '09012345678'],
+      ['姓（ローマ字）', 'Van Dyke', oldForm.message('last_name_alphabet', 'pattern'), 'Tanaka'],
+      ['具体的な目的', 'あ'.repeat(detailLength.min - 1), oldForm.message('purpose_detail', 'minLength'), 'あ'.repeat(detailLength.min)],
+      ['具体的な目的', 'あ'.repeat(detailLength.max + 1), oldForm.message('purpose_detail', 'maxLength'), 'あ'.repeat(detailLength.max)],
     ];
     for (const [name, bad, message, good] of edges) {
       await box(app, name).fill(bad);
@@ -107,8 +106,8 @@ test.describe('registration by e-mailed link (phone, in the parent frame)', () =
     await app.getByRole('combobox', { name: '希望する自治体' }).selectOption('');
     await app.getByRole('checkbox', { name: '介護を目的とした申し込みではありません' }).uncheck();
     await app.getByRole('button', { name: '登録する' }).click();
-    await expect(app.getByText(defs.municipality['x-required-message'])).toBeVisible();
-    await expect(app.getByText(defs.consent.errorMessage.const)).toBeVisible();
+    await expect(app.getByText(oldForm.required('city'))).toBeVisible();
+    await expect(app.getByText(oldForm.message('condition_not_care', 'const'))).toBeVisible();
     await page.screenshot({ path: 'test-results/old-register-errors.png', fullPage: true });
     await app.getByRole('combobox', { name: '希望する自治体' }).selectOption('202011');
     await app.getByRole('checkbox', { name: '介護を目的とした申し込みではありません' }).check();
@@ -201,8 +200,8 @@ test.describe('old login and logout (phone, in the parent frame)', () => {
     const code = codeIn(await waitForMail(member.email));
     await box(app, 'パスワード').fill(member.password);
     await expect(login).toBeDisabled();
-    await box(app, '認証コード').fill(code.slice(0, 4));
-    await expect(login).toBeEnabled(); // filled, though not yet 5 digits: the form then says so
+    await box(app, '認証コード').fill(code.slice(0, CODE_LENGTH - 1));
+    await expect(login).toBeEnabled(); // filled, though not yet all its digits: the form then says so
     await box(app, '認証コード').fill(code);
     await expect(login).toBeEnabled();
     await page.screenshot({ path: 'test-results/old-login-ready.png' });
@@ -215,7 +214,7 @@ test.describe('old login and logout (phone, in the parent frame)', () => {
     const { app } = framed;
     await box(app, 'メールアドレス').fill(member.email);
     await box(app, 'パスワード').fill('Wrong-Pass-1!');
-    await box(app, '認証コード').fill('12345');
+    await box(app, '認証コード').fill(wrongCode());
     const login = app.getByRole('button', { name: 'ログイン', exact: true });
     await login.click();
     await expect(app.getByRole('alertdialog')).toContainText('ログインに失敗しました。');

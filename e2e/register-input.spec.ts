@@ -4,9 +4,10 @@ import { test, expect } from './support/fixtures';
 import { codeIn, waitForMail } from './support/fixtures';
 import { frameSettled, openFramed, type Framed } from './support/framed';
 import type { Page } from '@playwright/test';
-import fields from '../schemas/shared/fields.json' with { type: 'json' };
 import options from '../schemas/masters/options.json' with { type: 'json' };
-import { fillMessage } from '../src/shared/validation/message-params';
+import { rulesOf } from './support/texts';
+
+const profile = rulesOf('register-profile');
 
 const newAddress = () => `new-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
 
@@ -32,7 +33,7 @@ test('clicking a radio right after leaving an empty required field ticks that ra
   await app.getByRole('textbox', { name: '姓', exact: true }).fill('佐藤');
   // Leaving the password put its error line above 名: let that line and the frame's new height
   // land before aiming at 名 (a late shift made the click miss 名, so it was never left).
-  await expect(app.getByText(fields.$defs.newPassword['x-required-message'], { exact: true })).toBeVisible();
+  await expect(app.getByText(profile.required('password'), { exact: true })).toBeVisible();
   await frameSettled(framed);
   await app.getByRole('textbox', { name: '名', exact: true }).click();
   await expect(app.getByRole('textbox', { name: '名', exact: true })).toBeFocused();
@@ -41,14 +42,14 @@ test('clicking a radio right after leaving an empty required field ticks that ra
   await app.getByRole('textbox', { name: '姓（ローマ字）', exact: true }).click();
   await app.getByRole('radio', { name: '女性' }).click();
   await expect(app.getByRole('radio', { name: '女性' })).toBeChecked();
-  await expect(app.getByText('名を入力してください', { exact: true })).toBeVisible();
+  await expect(app.getByText(profile.required('first_name_kanji'), { exact: true })).toBeVisible();
 });
 
 test('a 9th purpose stays ticked with the 1〜8 message; その他 keeps its text', async ({ page }) => {
   const framed = await openFramed(page, '/register');
   await verifyInFrame(page, framed);
   const { app } = framed;
-  const max = fields.$defs.purposeList.maxItems;
+  const max = profile.limit('purpose', 'maxItems');
   const others = options.purpose.filter((o) => o.value !== '99');
   for (const option of others.slice(0, max - 1)) await app.getByRole('checkbox', { name: option.label, exact: true }).check();
   await app.getByRole('checkbox', { name: 'その他', exact: true }).check();
@@ -58,7 +59,7 @@ test('a 9th purpose stays ticked with the 1〜8 message; その他 keeps its tex
   await expect(app.getByRole('checkbox', { name: ninth.label, exact: true })).toBeChecked();
   await expect(app.getByRole('checkbox', { name: 'その他', exact: true })).toBeChecked();
   await expect(app.getByRole('textbox', { name: 'その他の目的' })).toHaveValue('雪国の暮らしを体験したい');
-  await expect(app.locator('[data-field="root_purpose"]').getByRole('alert')).toContainText(fillMessage(fields.$defs.purposeList.errorMessage.maxItems, fields.$defs.purposeList, 'maxItems'));
+  await expect(app.locator('[data-field="root_purpose"]').getByRole('alert')).toContainText(profile.message('purpose', 'maxItems'));
 });
 
 test('a reload keeps the address and STEP2 (never the password or the code) and warns before leaving', async ({ page }) => {

@@ -85,5 +85,5 @@ export function textPattern(template: string, fills: Record<string, string> = {}
   return new RegExp(parts.map((part) => (/^\{\w+\}$/.test(part) ? `(?:${fills[part.slice(1, -1)] ?? '.+'})` : escapeRegExp(part))).join(''));
 }
 
-/** Matches a text that holds any of `texts` (as written). */
-export const anyOf = (...texts: string[]) => new RegExp(texts.map(escapeRegExp).join('|'));
+/** Matches a text that holds any of `texts`: strings as written, or patterns. */
+export const anyOf = (...texts: Array<string | RegExp>) => new RegExp(texts.map((t) => (typeof t === 'string' ? escapeRegExp(t) : t.source)).join('|'));
