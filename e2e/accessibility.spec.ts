@@ -5,6 +5,7 @@ import { test, expect, codeIn, waitForMail, wrongCode } from './support/fixtures
 import { E2E } from './support/stack-env';
 import { expectAccessible } from './support/axe';
 import { loginInFrame, openFramed } from './support/framed';
+import { messages, welcome } from './support/texts';
 
 for (const path of ['/login', '/register', '/password_reminder', '/contact']) {
   test(`${path} has no axe violations, and no field is invalid before the member has touched it`, async ({ page }) => {
@@ -45,7 +46,7 @@ test('login: focus goes to the code boxes when they open; a dialog gives focus b
   const wrong = wrongCode(codeIn(await waitForMail(member.email)));
   await page.keyboard.type(wrong); // straight into the focused first box
   await app.getByRole('button', { name: '認証してログイン' }).click();
-  await expect(app.getByText('認証コードが無効か、有効期限が切れています', { exact: false })).toBeVisible();
+  await expect(app.getByText(messages.verification.invalid)).toBeVisible();
   await expectAccessible(page, '/login wrong code');
 
   await app.getByRole('button', { name: '最初からやり直す' }).click();
@@ -56,13 +57,13 @@ test('login: focus goes to the code boxes when they open; a dialog gives focus b
   framed = await openFramed(page, '/login');
   app = framed.app;
   await loginInFrame(page, framed, member, 2);
-  await expect(app.getByText(/ようこそ、.+様/)).toBeVisible();
+  await expect(app.getByText(welcome())).toBeVisible();
   await expect(app.getByRole('heading', { level: 1 })).toBeFocused();
   await expectAccessible(page, '/mypage');
   for (const [link, state] of [['会員情報の確認・変更', '/info'], ['お問い合わせ履歴', '/contact_history'], ['退会について', '/withdraw']] as const) {
     await framed.frame.goto(`${E2E.appUrl}/user/mypage`);
     // Let my page's blocks load and the frame settle first: a block that fills in moves the menu.
-    await expect(app.getByText(/ようこそ、.+様/)).toBeVisible();
+    await expect(app.getByText(welcome())).toBeVisible();
     await page.waitForLoadState('networkidle');
     await app.getByRole('link', { name: link }).click();
     await expect(app.getByRole('heading', { level: 1 })).toBeFocused();

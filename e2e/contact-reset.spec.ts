@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { test, expect, waitForMail, codeIn, typeCode, loginAs, mailsTo } from './support/fixtures';
 import type { Page } from '@playwright/test';
-import { rulesOf } from './support/texts';
+import { codeSent, format, MAIL_DOMAIN, mailSubject, messages, routeSetting, rulesOf, textPattern } from './support/texts';
 
 const field = (page: Page, name: string) => page.getByRole('textbox', { name, exact: true });
 
@@ -28,7 +28,7 @@ test('a visitor agrees to the privacy notice, sends an inquiry and gets the ackn
   await field(page, 'お問い合わせ内容').fill('特別運賃で予約した航空券は、出発の何日前まで変更できますか。');
   await page.getByRole('button', { name: '送信する' }).click();
   const dialog = page.getByRole('alertdialog');
-  await expect(dialog).toContainText('お問い合わせが完了しました。');
+  await expect(dialog).toContainText(messages.contact.done);
   const ticket = /Q\d{6}-\d{5}/.exec((await dialog.textContent()) ?? '')![0];
   await page.getByRole('button', { name: 'OK' }).click();
   await expect(page).toHaveURL(/\/user\/login$/);
@@ -62,7 +62,7 @@ test('a member sends an inquiry with a locked identity and finds it in the histo
 
   await db.updateTable('inquiries').set({ status: 'answered' }).where('email', '=', member.email).execute();
   await page.reload();
-  await expect(page.getByText('該当するお問い合わせはありません。')).toBeVisible();
+  await expect(page.getByText(messages.contactHistory.empty)).toBeVisible();
   await page.getByRole('button', { name: '回答済み' }).click();
   await expect(page).toHaveURL(/status=answered/);
   await expect(page.getByRole('row').filter({ hasText: '地域体験メニューの申し込み方法' })).toBeVisible();
@@ -77,7 +77,7 @@ test('a member resets the password with the mailed code; the new password works 
   await page.goto('/user/login');
   await page.getByRole('link', { name: 'パスワードをお忘れの方はこちら' }).click();
   await expect(page.getByRole('heading', { name: 'パスワード再設定', level: 1 })).toBeVisible();
-  await expect(page.getByText('ドメインから送信されます', { exact: false })).toContainText('nichiiki.example.jp');
+  await expect(page.getByText(format(messages.passwordReminder.domainNote, { domain: MAIL_DOMAIN }))).toBeVisible();
   await field(page, 'ご登録のメールアドレス').fill(member.email);
   await field(page, '生年月日').fill('1990年2月30日');
   await field(page, 'ご登録の電話番号').fill('03-1234-5678');
@@ -87,21 +87,22 @@ test('a member resets the password with the mailed code; the new password works 
   await field(page, 'ご登録の電話番号').click();
   await expect(field(page, '生年月日')).toHaveValue('1990-04-01');
   await page.getByRole('button', { name: '次へ' }).click();
-  await expect(page.getByRole('status')).toContainText(`${member.email} 宛に認証コードを送信しました`);
-  await expect(page.getByRole('button', { name: /再送信まで (60|59) 秒/ })).toBeDisabled();
+  await expect(page.getByRole('status')).toContainText(codeSent(messages.passwordReminder.codeSent, member.email));
+  const lock = routeSetting('password_reminder', 'resendLockSeconds');
+  await expect(page.getByRole('button', { name: textPattern(messages.passwordReminder.resendIn, { seconds: `${lock}|${lock - 1}` }) })).toBeDisabled();
   await typeCode(page, codeIn(await waitForMail(member.email)));
   const password = 'Fresh-Start9!';
   await field(page, '新しいパスワード').fill(password);
   await field(page, '新しいパスワード（確認用）').fill(password);
   await page.getByRole('button', { name: 'パスワードを再設定する' }).click();
-  await expect(page.getByText('パスワードの再設定が完了しました')).toBeVisible();
-  await expect.poll(async () => (await mailsTo(member.email)).map((m) => m.subject).join()).toContain('パスワードが変更されました');
+  await expect(page.getByText(messages.passwordReminder.doneTitle)).toBeVisible();
+  await expect.poll(async () => (await mailsTo(member.email)).map((m) => m.subject)).toContain(mailSubject('passwordChanged'));
 
   await page.goto('/user/login');
   await field(page, 'メールアドレス').fill(member.email);
   await field(page, 'パスワード').fill(member.password);
   await page.getByRole('button', { name: 'ログイン', exact: true }).click();
-  await expect(page.getByRole('alertdialog')).toContainText('メールアドレスまたはパスワードが正しくありません。');
+  await expect(page.getByRole('alertdialog')).toContainText(messages.api.LOGIN_FAILED);
   await page.getByRole('button', { name: 'OK' }).click();
   await loginAs(page, { email: member.email, password }, { mailCount: 3 });
 });
@@ -119,7 +120,7 @@ test('a wrong identity gets the same refusal as an unknown address', async ({ pa
   };
   const wrongBirthday = await attempt(member.email, '1991/4/1');
   const unknown = await attempt(`nobody-${randomUUID().slice(0, 8)}@example.com`, '1990/4/1');
-  expect(wrongBirthday).toContain('本人確認ができませんでした。');
+  expect(wrongBirthday).toContain(messages.api.IDENTITY_FAILED);
   expect(unknown).toBe(wrongBirthday);
   expect(await mailsTo(member.email)).toHaveLength(0);
 });

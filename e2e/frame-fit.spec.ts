@@ -4,6 +4,7 @@
 import { test, expect } from './support/fixtures';
 import { E2E } from './support/stack-env';
 import { expectInParentView, frameHeight, loginInFrame, openFramed, scrollParentToBottom } from './support/framed';
+import { messages, welcome } from './support/texts';
 
 test('the frame shrinks after a long page, and back shows the login page at the top of the view', async ({ page }) => {
   const framed = await openFramed(page);
@@ -27,7 +28,7 @@ test('each screen opens at its top; the first error and dialogs come where the m
   const framed = await openFramed(page);
   const { app } = framed;
   await loginInFrame(page, framed, member);
-  await expect(app.getByText(/ようこそ、.+様/)).toBeVisible();
+  await expect(app.getByText(welcome())).toBeVisible();
   await scrollParentToBottom(page, framed);
   await app.getByRole('link', { name: '会員情報の確認・変更' }).click();
   await expectInParentView(page, app.getByRole('heading', { name: '会員情報', level: 1 }));
@@ -48,7 +49,7 @@ test('each screen opens at its top; the first error and dialogs come where the m
   await scrollParentToBottom(page, framed);
   await app.getByRole('button', { name: '更新する' }).click();
   const dialog = app.getByRole('alertdialog');
-  await expect(dialog).toContainText('会員情報の更新が完了しました。');
+  await expect(dialog).toContainText(messages.edit.done);
   await expectInParentView(page, dialog);
   await expect(app.getByRole('button', { name: 'OK' })).toBeFocused();
   await app.getByRole('button', { name: 'OK' }).click();
@@ -60,13 +61,13 @@ test('withdrawal clears token, cookies and session storage before its dialog, wh
   const framed = await openFramed(page);
   const { app } = framed;
   await loginInFrame(page, framed, member);
-  await expect(app.getByText(/ようこそ、.+様/)).toBeVisible();
+  await expect(app.getByText(welcome())).toBeVisible();
   await framed.frame.evaluate(() => sessionStorage.setItem('left-behind', '1'));
   await app.getByRole('link', { name: '退会について' }).click();
   await app.getByRole('textbox', { name: 'パスワード' }).fill('Wrong-Pass9!');
   await app.getByRole('button', { name: '退会する' }).click();
   // A wrong password is the field's error, once: no dialog repeating it.
-  await expect(app.getByText('パスワードが正しくありません。')).toHaveCount(1);
+  await expect(app.getByText(messages.api.WRONG_PASSWORD)).toHaveCount(1);
   await expect(app.getByRole('alertdialog')).toHaveCount(0);
   await expect(app.getByRole('textbox', { name: 'パスワード' })).toBeFocused();
 
@@ -74,7 +75,7 @@ test('withdrawal clears token, cookies and session storage before its dialog, wh
   await scrollParentToBottom(page, framed);
   await app.getByRole('button', { name: '退会する' }).click();
   const dialog = app.getByRole('alertdialog');
-  await expect(dialog).toContainText('退会しました');
+  await expect(dialog).toContainText(messages.withdraw.doneTitle);
   expect(await framed.frame.evaluate(() => [localStorage.getItem('token'), sessionStorage.length])).toEqual([null, 0]);
   const cookies = await page.context().cookies(E2E.appUrl);
   expect(cookies.filter((c) => c.name.startsWith('ak_'))).toEqual([]);

@@ -1,6 +1,8 @@
 import { test, expect, waitForMail, codeIn } from './support/fixtures';
 import { E2E } from './support/stack-env';
-import { rulesOf } from './support/texts';
+import { escapeRegExp, format, messages, rulesOf, welcome } from './support/texts';
+
+const chunkFailed = format(messages.app.chunkFailed, { chunk: 'mypage' });
 
 test('the parent site shows the app in its iframe, sized from the height messages, and login works inside it', async ({ page, member }) => {
   // Neither the parent's page nor the app in its frame logs an error (a missing favicon did).
@@ -21,7 +23,7 @@ test('the parent site shows the app in its iframe, sized from the height message
   await frame.getByLabel('1桁目').click();
   await page.keyboard.type(codeIn(await waitForMail(member.email)));
   await frame.getByRole('button', { name: '認証してログイン' }).click();
-  await expect(frame.getByText('ようこそ、山田 花子 様')).toBeVisible();
+  await expect(frame.getByText(welcome('山田 花子'))).toBeVisible();
 
   await frame.getByRole('link', { name: 'ログアウト' }).click();
   await expect(page).toHaveURL(E2E.parentUrl + '/');
@@ -53,7 +55,7 @@ test('an unknown path goes to the root, which for a visitor is the login page', 
 
 test.describe('a failing chunk', () => {
   // The aborted request and the error the boundary catches are what this test is about.
-  test.use({ expectedConsoleErrors: /net::ERR_FAILED|ERR_ABORTED|画面「mypage」の読み込みに失敗しました/ });
+  test.use({ expectedConsoleErrors: new RegExp(`net::ERR_FAILED|ERR_ABORTED|${escapeRegExp(chunkFailed)}`) });
   test('a screen chunk that fails to load shows an error naming it', async ({ page }) => {
     await page.route(/\/user\/assets\/mypage-.*\.js$/, (route) => route.abort());
     await page.goto('/user/login');
@@ -61,6 +63,6 @@ test.describe('a failing chunk', () => {
       localStorage.setItem('token', 'x');
     });
     await page.goto('/user/mypage');
-    await expect(page.getByRole('alert')).toContainText('画面「mypage」の読み込みに失敗しました');
+    await expect(page.getByRole('alert')).toContainText(chunkFailed);
   });
 });

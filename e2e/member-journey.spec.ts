@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { test, expect, waitForMail, codeIn, typeCode } from './support/fixtures';
 import { E2E, stackEnv } from './support/stack-env';
 import { field, fillProfile, verifyEmail } from './support/register';
+import { mailSubject, memberNotice, messages } from './support/texts';
 
 function operator(...args: string[]): string {
   return execFileSync('npx', ['tsx', 'src/server/operator/cli.ts', ...args], { env: stackEnv(E2E), encoding: 'utf8' });
@@ -24,7 +25,7 @@ test('register, approval by the operator, edit, e-mail change, withdrawal', asyn
 
   await page.goto('/user/mypage');
   const application = page.getByRole('region', { name: '登録申請' });
-  await expect(application).toContainText('審査中');
+  await expect(application).toContainText(messages.mypage.status.pending);
   const user = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
   const { register_number: number } = await db.selectFrom('applications').select('register_number').where('user_id', '=', user.id).executeTakeFirstOrThrow();
   await expect(application).toContainText(number);
@@ -32,10 +33,10 @@ test('register, approval by the operator, edit, e-mail change, withdrawal', asyn
   expect(operator('applications', 'list', '--status', 'pending')).toContain(number);
   operator('applications', 'approve', number);
   const approval = await waitForMail(email, 3);
-  expect(approval.subject).toContain('会員登録が承認されました');
+  expect(approval.subject).toBe(mailSubject('applicationApproved'));
   await page.reload();
-  await expect(application).toContainText('承認済み');
-  await expect(page.getByRole('region', { name: 'お知らせ' })).toContainText('会員登録が承認されました。');
+  await expect(application).toContainText(messages.mypage.status.approved);
+  await expect(page.getByRole('region', { name: 'お知らせ' })).toContainText(memberNotice.applicationApproved);
 
   await page.goto('/user/edit');
   await field(page, '住所').fill('東京都千代田区千代田1-1 二地域ハウス101');
@@ -65,5 +66,5 @@ test('register, approval by the operator, edit, e-mail change, withdrawal', asyn
   await page.getByRole('textbox', { name: 'メールアドレス' }).fill(newEmail);
   await page.getByRole('textbox', { name: 'パスワード' }).fill(password);
   await page.getByRole('button', { name: 'ログイン', exact: true }).click();
-  await expect(page.getByRole('alertdialog')).toContainText('メールアドレスまたはパスワードが正しくありません。');
+  await expect(page.getByRole('alertdialog')).toContainText(messages.api.LOGIN_FAILED);
 });

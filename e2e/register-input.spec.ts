@@ -5,7 +5,7 @@ import { codeIn, waitForMail } from './support/fixtures';
 import { frameSettled, openFramed, type Framed } from './support/framed';
 import type { Page } from '@playwright/test';
 import options from '../schemas/masters/options.json' with { type: 'json' };
-import { rulesOf } from './support/texts';
+import { messages, rulesOf } from './support/texts';
 
 const profile = rulesOf('register-profile');
 
@@ -21,7 +21,7 @@ async function verifyInFrame(page: Page, framed: Framed) {
   await app.getByLabel('1桁目').click();
   await page.keyboard.type(code);
   await app.getByRole('button', { name: '認証コードを登録' }).click();
-  await expect(app.getByText('メールアドレスの認証が完了しました。', { exact: false })).toBeVisible();
+  await expect(app.getByText(messages.register.verified)).toBeVisible();
   // STEP2 opens and the member goes on at its first field.
   await expect(app.getByRole('textbox', { name: 'パスワード', exact: true })).toBeFocused();
 }

@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { test, expect, waitForMail, codeIn, typeCode, wrongCode } from './support/fixtures';
 import { E2E } from './support/stack-env';
 import { field, fillProfile, verifyEmail } from './support/register';
-import { passwordChecklist, rulesOf } from './support/texts';
-import { readFileSync } from 'node:fs';
+import { codeSent, mailSubject, messages, passwordChecklist, rulesOf, welcome } from './support/texts';
 
 const newAddress = () => `visitor-${randomUUID().slice(0, 8)}@example.com`;
 
@@ -17,18 +16,18 @@ test('a new visitor registers with the mailed code, lands on the site top, then 
   }
   await page.getByRole('checkbox', { name: /利用規約に同意する/ }).check();
   await page.getByRole('button', { name: '利用登録する' }).click();
-  await expect(page.getByRole('alertdialog')).toHaveText(/会員登録が完了しました。/);
+  await expect(page.getByRole('alertdialog')).toContainText(messages.register.completed);
   expect(await page.evaluate(() => localStorage.getItem('token'))).toBeTruthy();
   await page.getByRole('button', { name: 'OK' }).click();
   await expect(page).toHaveURL(`${E2E.parentUrl}/`);
 
-  const welcome = await waitForMail(email, 2);
-  expect(welcome.subject).toContain('会員登録のお申し込みを受け付けました');
+  const welcomeMail = await waitForMail(email, 2);
+  expect(welcomeMail.subject).toBe(mailSubject('welcome'));
   const saved = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
   expect(saved).toMatchObject({ zip_current: '1000001', phone: '09012345678', address_current: '東京都千代田区千代田1-1', last_name_alpha: 'SATO', job: '6', purpose: '2', gender: 'male', mail_opt: '1' });
   const application = await db.selectFrom('applications').selectAll().where('user_id', '=', saved.id).executeTakeFirstOrThrow();
   expect(application.status).toBe('pending');
-  expect(welcome.text).toContain(application.register_number);
+  expect(welcomeMail.text).toContain(application.register_number);
 
   await page.context().clearCookies();
   await page.goto('/user/login');
@@ -37,7 +36,7 @@ test('a new visitor registers with the mailed code, lands on the site top, then 
   await page.getByRole('button', { name: 'ログイン', exact: true }).click();
   await typeCode(page, codeIn(await waitForMail(email, 3)));
   await page.getByRole('button', { name: '認証してログイン' }).click();
-  await expect(page.getByText('ようこそ、佐藤 太郎 様')).toBeVisible();
+  await expect(page.getByText(welcome('佐藤 太郎'))).toBeVisible();
 });
 
 test('the final button while something is missing shows every error and scrolls to the first', async ({ page }) => {
@@ -64,7 +63,7 @@ test('STEP2 and STEP3 stay locked, and the final button asks for STEP1, until th
   await expect(page.getByRole('checkbox', { name: /帰省・単身赴任・介護/ })).not.toBeChecked();
   await expect(page.getByRole('checkbox', { name: /利用規約に同意する/ })).toBeDisabled();
   await page.getByRole('button', { name: '利用登録する' }).click({ force: true });
-  await expect(page.getByText('STEP1のメールアドレス認証を完了してください。')).toBeVisible();
+  await expect(page.getByText(messages.register.needVerification)).toBeVisible();
 });
 
 test('an address that is already a member: STEP1 answers as for any address, and the member is told by mail', async ({ page, member }) => {
@@ -73,11 +72,9 @@ test('an address that is already a member: STEP1 answers as for any address, and
   await field(page, 'メールアドレス').fill(member.email);
   await field(page, 'メールアドレス（確認用）').fill(member.email);
   await page.getByRole('button', { name: '認証コードを送信' }).click();
-  await expect(page.getByRole('status').filter({ hasText: '認証コードを送信しました' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: codeSent(messages.register.codeSent, member.email) })).toBeVisible();
   const notice = await waitForMail(member.email);
-  const { site } = JSON.parse(readFileSync(new URL('../messages/ja.json', import.meta.url), 'utf8'));
-  const { templates } = JSON.parse(readFileSync(new URL('../messages/mail.ja.json', import.meta.url), 'utf8'));
-  expect(notice.subject).toBe(templates.registerAttempted.subject.replace('{site}', site.name));
+  expect(notice.subject).toBe(mailSubject('registerAttempted'));
   expect(() => codeIn(notice), 'a code in the notice').toThrow();
 });
 
@@ -107,7 +104,7 @@ test('a wrong registration code gets the invalid-or-expired message; redo unlock
   const code = codeIn(await waitForMail(email));
   await typeCode(page, wrongCode(code));
   await page.getByRole('button', { name: '認証コードを登録' }).click();
-  await expect(page.getByText('認証コードが無効か、有効期限が切れています。入力内容を確認して、もう一度お試しください。')).toBeVisible();
+  await expect(page.getByText(messages.verification.invalid)).toBeVisible();
   await expect(field(page, 'メールアドレス')).not.toBeEditable();
   await page.getByRole('button', { name: '認証をやり直す' }).click();
   await expect(field(page, 'メールアドレス')).toBeEditable();

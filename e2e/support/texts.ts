@@ -24,6 +24,10 @@ export function mailSubject(template: keyof typeof mail.templates, values: Recor
   return format(mail.templates[template].subject, { site: messages.site.name, operator: mail.operator, ...values });
 }
 
+/** The domain the site's mail comes from (mail.ja.json `from`, the default of MAIL_FROM, which
+ *  the browser tests' stack leaves unset). */
+export const MAIL_DOMAIN = /@([^>\s]+)>?\s*$/.exec(mail.from)![1];
+
 /** The length of the mailed code (fields.json `code`), as the screens and the server take it. */
 export const CODE_LENGTH = codeLengthOf(schemaSet().forms['login-code'].schema);
 
@@ -66,6 +70,15 @@ export function label(form: string, field: string): string {
   const title = ((uiSchema[field] as JsonObject | undefined)?.['ui:title'] as string | undefined) ?? (fieldNodes(schema)[field]?.title as string | undefined);
   if (typeof title !== 'string') throw new Error(`${form}: no label for ${field}`);
   return title;
+}
+
+/** How the member info view writes a row that joins fields (edit-profile.ui.json ui:view `text`,
+ *  e.g. "〒{zip_current}"), filled with `values`. */
+export function viewRow(field: string, values: Record<string, string>): string {
+  const rows = ((schemaSet().forms['edit-profile'].uiSchema['ui:view'] as JsonObject | undefined)?.rows ?? []) as Array<{ field?: string; text?: string }>;
+  const text = rows.find((row) => row.field === field)?.text;
+  if (typeof text !== 'string') throw new Error(`edit-profile ui:view: no text row for ${field}`);
+  return format(text, values);
 }
 
 /** The new-password checklist's items as the form lists them (the field's `allOf` rule titles). */
