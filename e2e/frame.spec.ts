@@ -1,6 +1,6 @@
 import { test, expect, waitForMail, codeIn } from './support/fixtures';
 import { E2E } from './support/stack-env';
-import { escapeRegExp, format, messages, rulesOf, welcome } from './support/texts';
+import { escapeRegExp, format, labels, messages, pinBox, rulesOf, screenTitle, submitText, welcome } from './support/texts';
 
 const chunkFailed = format(messages.app.chunkFailed, { chunk: 'mypage' });
 
@@ -12,22 +12,22 @@ test('the parent site shows the app in its iframe, sized from the height message
   });
   await page.goto(E2E.parentUrl + '/');
   const frame = page.frameLocator('#member-frame');
-  await expect(frame.getByRole('heading', { name: 'マイページ' }).or(frame.getByRole('heading', { name: '会員ログイン' }))).toBeVisible();
-  await expect(frame.getByRole('heading', { name: '会員ログイン' })).toBeVisible();
+  await expect(frame.getByRole('heading', { name: screenTitle('mypage') }).or(frame.getByRole('heading', { name: screenTitle('login') }))).toBeVisible();
+  await expect(frame.getByRole('heading', { name: screenTitle('login') })).toBeVisible();
   const height = async () => page.locator('#member-frame').evaluate((el) => parseInt((el as HTMLElement).style.height, 10));
   await expect.poll(height).toBeGreaterThanOrEqual(800);
 
-  await frame.getByLabel('メールアドレス').fill(member.email);
-  await frame.getByLabel('パスワード').fill(member.password);
-  await frame.getByRole('button', { name: 'ログイン', exact: true }).click();
-  await frame.getByLabel('1桁目').click();
+  await frame.getByLabel(labels('login').email).fill(member.email);
+  await frame.getByLabel(labels('login').password).fill(member.password);
+  await frame.getByRole('button', { name: submitText('login'), exact: true }).click();
+  await frame.getByLabel(pinBox(1)).click();
   await page.keyboard.type(codeIn(await waitForMail(member.email)));
-  await frame.getByRole('button', { name: '認証してログイン' }).click();
+  await frame.getByRole('button', { name: submitText('login-code') }).click();
   await expect(frame.getByText(welcome('山田 花子'))).toBeVisible();
 
-  await frame.getByRole('link', { name: 'ログアウト' }).click();
+  await frame.getByRole('link', { name: messages.mypage.logout }).click();
   await expect(page).toHaveURL(E2E.parentUrl + '/');
-  await expect(frame.getByRole('heading', { name: '会員ログイン' })).toBeVisible();
+  await expect(frame.getByRole('heading', { name: screenTitle('login') })).toBeVisible();
   expect(errors).toEqual([]);
 });
 
@@ -43,7 +43,7 @@ test('the app answers with the strict CSP and runs under it without violations',
   expect(csp).toContain(`frame-ancestors 'self' ${E2E.parentUrl}`);
   expect(csp).toContain("object-src 'none'");
   expect(csp).toContain("base-uri 'none'");
-  await page.getByRole('button', { name: 'ログイン', exact: true }).click();
+  await page.getByRole('button', { name: submitText('login'), exact: true }).click();
   await expect(page.getByText(rulesOf('login').required('email'))).toBeVisible();
   expect(violations).toEqual([]);
 });

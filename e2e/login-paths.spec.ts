@@ -1,15 +1,16 @@
 import { test, expect, waitForMail, codeIn, typeCode, wrongCode, type Member } from './support/fixtures';
 import type { Page } from '@playwright/test';
 import { E2E } from './support/stack-env';
-import { anyOf, CODE_LENGTH, codeSent, mailSubject, messages, pinBox, routeSetting, textPattern } from './support/texts';
+import { anyOf, CODE_LENGTH, codeSent, labels, mailSubject, messages, pinBox, routeSetting, submitText, textPattern } from './support/texts';
 
 const text = messages.login;
+const login = labels('login');
 
 async function requestCode(page: Page, member: Member) {
   await page.goto('/user/login');
-  await page.getByLabel('メールアドレス').fill(member.email);
-  await page.getByLabel('パスワード').fill(member.password);
-  await page.getByRole('button', { name: 'ログイン', exact: true }).click();
+  await page.getByLabel(login.email).fill(member.email);
+  await page.getByLabel(login.password).fill(member.password);
+  await page.getByRole('button', { name: submitText('login'), exact: true }).click();
   await expect(page.getByRole('status')).toBeVisible();
 }
 
@@ -23,7 +24,7 @@ test('an expired code is refused with the invalid-or-expired message', async ({ 
   const code = codeIn(await waitForMail(member.email));
   await db.updateTable('email_codes').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('email', '=', member.email).execute();
   await typeCode(page, code);
-  await page.getByRole('button', { name: '認証してログイン' }).click();
+  await page.getByRole('button', { name: submitText('login-code') }).click();
   await expect(page.getByText(messages.verification.invalid)).toBeVisible();
   await expect(page).toHaveURL(/\/user\/login$/);
 });
@@ -34,16 +35,16 @@ test('after five wrong codes the code is dead: attempt-limit message even for th
   const wrong = wrongCode(code);
   for (let attempt = 1; attempt <= 4; attempt++) {
     await typeCode(page, wrong);
-    await page.getByRole('button', { name: '認証してログイン' }).click();
+    await page.getByRole('button', { name: submitText('login-code') }).click();
     await expect(page.getByText(messages.verification.invalid)).toBeVisible();
     await clearCode(page);
   }
   await typeCode(page, wrong);
-  await page.getByRole('button', { name: '認証してログイン' }).click();
+  await page.getByRole('button', { name: submitText('login-code') }).click();
   await expect(page.getByText(messages.verification.limit)).toBeVisible();
   await clearCode(page);
   await typeCode(page, code);
-  await page.getByRole('button', { name: '認証してログイン' }).click();
+  await page.getByRole('button', { name: submitText('login-code') }).click();
   await expect(page.getByText(messages.verification.limit)).toBeVisible();
   await expect(page).toHaveURL(/\/user\/login$/);
 });
@@ -67,37 +68,37 @@ test('resend is locked by a visible countdown (the route\'s resendLockSeconds), 
   await expect(resend).toBeDisabled();
   if (first !== second) {
     await typeCode(page, first);
-    await page.getByRole('button', { name: '認証してログイン' }).click();
+    await page.getByRole('button', { name: submitText('login-code') }).click();
     await expect(page.getByText(messages.verification.invalid)).toBeVisible();
     await clearCode(page);
   }
   await typeCode(page, second);
-  await page.getByRole('button', { name: '認証してログイン' }).click();
+  await page.getByRole('button', { name: submitText('login-code') }).click();
   await expect(page).toHaveURL(/\/user\/mypage$/);
 });
 
 test('redo returns to an empty first step', async ({ page, member }) => {
   await requestCode(page, member);
-  await page.getByRole('button', { name: '最初からやり直す' }).click();
-  await expect(page.getByLabel('1桁目')).toHaveCount(0);
-  await expect(page.getByLabel('メールアドレス')).toHaveValue('');
-  await expect(page.getByLabel('メールアドレス')).toBeEditable();
+  await page.getByRole('button', { name: text.redo }).click();
+  await expect(page.getByLabel(pinBox(1))).toHaveCount(0);
+  await expect(page.getByLabel(login.email)).toHaveValue('');
+  await expect(page.getByLabel(login.email)).toBeEditable();
 });
 
 test('a device that logged in with a code logs in again without one; logout goes to the site top', async ({ page, member }) => {
   await requestCode(page, member);
   await typeCode(page, codeIn(await waitForMail(member.email)));
-  await page.getByRole('button', { name: '認証してログイン' }).click();
+  await page.getByRole('button', { name: submitText('login-code') }).click();
   await expect(page).toHaveURL(/\/user\/mypage$/);
 
-  await page.getByRole('link', { name: 'ログアウト' }).click();
+  await page.getByRole('link', { name: messages.mypage.logout }).click();
   await expect(page).toHaveURL(`${E2E.parentUrl}/`);
   expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
 
   await page.goto('/user/login');
-  await page.getByLabel('メールアドレス').fill(member.email);
-  await page.getByLabel('パスワード').fill(member.password);
-  await page.getByRole('button', { name: 'ログイン', exact: true }).click();
+  await page.getByLabel(login.email).fill(member.email);
+  await page.getByLabel(login.password).fill(member.password);
+  await page.getByRole('button', { name: submitText('login'), exact: true }).click();
   await expect(page).toHaveURL(/\/user\/mypage$/);
   expect((await waitForMail(member.email)).subject).toBe(mailSubject('loginCode')); // only the first login's mail
 });

@@ -6,7 +6,7 @@ import { openDb, type Db } from '../../src/server/db/connect';
 import { createMember } from '../../src/server/seed';
 import { E2E } from './stack-env';
 import { expectAccessible } from './axe';
-import { CODE_LENGTH, pinBox } from './texts';
+import { CODE_LENGTH, labels, pinBox, submitText } from './texts';
 
 export interface CaughtMail {
   id: string;
@@ -89,12 +89,13 @@ export { expect };
 
 /** Logs a member in through the login page with the mailed code (the n-th mail to them). */
 export async function loginAs(page: Page, member: { email: string; password: string }, { mailCount = 1, stack = E2E } = {}) {
+  const login = labels('login');
   await page.goto(`${stack.appUrl}/user/login`);
-  await page.getByRole('textbox', { name: 'メールアドレス' }).fill(member.email);
-  await page.getByRole('textbox', { name: 'パスワード' }).fill(member.password);
-  await page.getByRole('button', { name: 'ログイン', exact: true }).click();
+  await page.getByRole('textbox', { name: login.email }).fill(member.email);
+  await page.getByRole('textbox', { name: login.password }).fill(member.password);
+  await page.getByRole('button', { name: submitText('login'), exact: true }).click();
   await typeCode(page, codeIn(await waitForMail(member.email, mailCount, stack.mailUrl)));
-  await page.getByRole('button', { name: '認証してログイン' }).click();
+  await page.getByRole('button', { name: submitText('login-code') }).click();
   await expect(page).toHaveURL(/\/user\/mypage$/);
 }
 

@@ -72,6 +72,31 @@ export function label(form: string, field: string): string {
   return title;
 }
 
+/** A field's placeholder as the form shows it (its UI schema's ui:placeholder). */
+export function placeholder(form: string, field: string): string {
+  const text = ((schemaSet().forms[form]?.uiSchema[field] as JsonObject | undefined)?.['ui:placeholder']);
+  if (typeof text !== 'string') throw new Error(`${form}: no placeholder for ${field}`);
+  return text;
+}
+
+/** A form's labels by field name (`labels('login').email`); a name the form lacks throws. */
+export function labels(form: string): Record<string, string> {
+  return new Proxy({} as Record<string, string>, { get: (_, field) => (typeof field === 'string' ? label(form, field) : undefined) });
+}
+
+/** The text of a form's submit button (its UI schema's ui:submitButtonOptions). */
+export function submitText(form: string): string {
+  const text = (schemaSet().forms[form]?.uiSchema['ui:submitButtonOptions'] as JsonObject | undefined)?.submitText;
+  if (typeof text !== 'string') throw new Error(`${form}: no submit button text`);
+  return text;
+}
+
+/** The titles of a form's sections (its UI schema's ui:sections), in order. */
+export function sectionTitles(form: string): string[] {
+  const sections = (schemaSet().forms[form]?.uiSchema['ui:sections'] ?? []) as Array<{ title?: string }>;
+  return sections.map((section) => section.title).filter((title): title is string => typeof title === 'string');
+}
+
 /** How the member info view writes a row that joins fields (edit-profile.ui.json ui:view `text`,
  *  e.g. "〒{zip_current}"), filled with `values`. */
 export function viewRow(field: string, values: Record<string, string>): string {
