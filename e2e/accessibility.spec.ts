@@ -1,10 +1,11 @@
 // Defect 8 of issue 10, at phone size in the parent frame: axe finds nothing on every screen and
 // state reached here; aria-invalid only where an error is shown; every error linked to its
 // control (selects and groups too); focus placed deliberately after steps and dialogs.
-import { test, expect, codeIn, waitForMail } from './support/fixtures';
+import { test, expect, codeIn, waitForMail, wrongCode } from './support/fixtures';
 import { E2E } from './support/stack-env';
 import { expectAccessible } from './support/axe';
 import { loginInFrame, openFramed } from './support/framed';
+import { labels, messages, pinBox, submitText, welcome } from './support/texts';
 
 for (const path of ['/login', '/register', '/password_reminder', '/contact']) {
   test(`${path} has no axe violations, and no field is invalid before the member has touched it`, async ({ page }) => {
@@ -20,7 +21,7 @@ test('an error is linked to its control, a select included; aria-invalid comes w
   const framed = await openFramed(page, '/contact');
   const { app } = framed;
   await app.getByRole('checkbox').first().check(); // the privacy notice: the form opens
-  await app.getByRole('button', { name: '送信する' }).click();
+  await app.getByRole('button', { name: submitText('contact') }).click();
   const select = app.getByRole('combobox').first();
   await expect(select).toHaveAttribute('aria-invalid', 'true');
   const describedBy = (await select.getAttribute('aria-describedby'))!.split(' ');
@@ -37,32 +38,33 @@ test('an error is linked to its control, a select included; aria-invalid comes w
 test('login: focus goes to the code boxes when they open; a dialog gives focus back; member screens pass axe', async ({ page, member }) => {
   let framed = await openFramed(page, '/login');
   let { app } = framed;
-  await app.getByRole('textbox', { name: 'メールアドレス' }).fill(member.email);
-  await app.getByRole('textbox', { name: 'パスワード' }).fill(member.password);
-  await app.getByRole('button', { name: 'ログイン', exact: true }).click();
-  await expect(app.getByLabel('1桁目')).toBeFocused();
+  const login = labels('login');
+  await app.getByRole('textbox', { name: login.email }).fill(member.email);
+  await app.getByRole('textbox', { name: login.password }).fill(member.password);
+  await app.getByRole('button', { name: submitText('login'), exact: true }).click();
+  await expect(app.getByLabel(pinBox(1))).toBeFocused();
   await expectAccessible(page, '/login code step');
-  const wrong = codeIn(await waitForMail(member.email)) === '00000' ? '11111' : '00000';
+  const wrong = wrongCode(codeIn(await waitForMail(member.email)));
   await page.keyboard.type(wrong); // straight into the focused first box
-  await app.getByRole('button', { name: '認証してログイン' }).click();
-  await expect(app.getByText('認証コードが無効か、有効期限が切れています', { exact: false })).toBeVisible();
+  await app.getByRole('button', { name: submitText('login-code') }).click();
+  await expect(app.getByText(messages.verification.invalid)).toBeVisible();
   await expectAccessible(page, '/login wrong code');
 
-  await app.getByRole('button', { name: '最初からやり直す' }).click();
-  await expect(app.getByRole('textbox', { name: 'メールアドレス' })).toHaveValue('');
-  await expect(app.getByRole('textbox', { name: 'メールアドレス' })).toBeFocused();
+  await app.getByRole('button', { name: messages.login.redo }).click();
+  await expect(app.getByRole('textbox', { name: login.email })).toHaveValue('');
+  await expect(app.getByRole('textbox', { name: login.email })).toBeFocused();
   // A fresh page: after axe has run in the frame, Playwright's next click on the code form's
   // button is not delivered (not seen without axe, by hand or in the other specs).
   framed = await openFramed(page, '/login');
   app = framed.app;
   await loginInFrame(page, framed, member, 2);
-  await expect(app.getByText(/ようこそ、.+様/)).toBeVisible();
+  await expect(app.getByText(welcome())).toBeVisible();
   await expect(app.getByRole('heading', { level: 1 })).toBeFocused();
   await expectAccessible(page, '/mypage');
-  for (const [link, state] of [['会員情報の確認・変更', '/info'], ['お問い合わせ履歴', '/contact_history'], ['退会について', '/withdraw']] as const) {
+  for (const [link, state] of [[messages.mypage.info, '/info'], [messages.mypage.contactHistory, '/contact_history'], [messages.mypage.withdraw, '/withdraw']] as const) {
     await framed.frame.goto(`${E2E.appUrl}/user/mypage`);
     // Let my page's blocks load and the frame settle first: a block that fills in moves the menu.
-    await expect(app.getByText(/ようこそ、.+様/)).toBeVisible();
+    await expect(app.getByText(welcome())).toBeVisible();
     await page.waitForLoadState('networkidle');
     await app.getByRole('link', { name: link }).click();
     await expect(app.getByRole('heading', { level: 1 })).toBeFocused();
@@ -70,14 +72,14 @@ test('login: focus goes to the code boxes when they open; a dialog gives focus b
     await expectAccessible(page, state);
   }
   await framed.frame.goto(`${E2E.appUrl}/user/edit`);
-  await expect(app.getByRole('textbox', { name: '姓', exact: true })).toBeVisible();
+  await expect(app.getByRole('textbox', { name: labels('edit-profile').last_name_kanji, exact: true })).toBeVisible();
   await expectAccessible(page, '/edit');
-  await app.getByRole('button', { name: '更新する' }).click();
+  await app.getByRole('button', { name: submitText('edit-profile') }).click();
   await expect(app.getByRole('alertdialog')).toBeVisible();
   await expectAccessible(page, '/edit dialog');
-  await app.getByRole('button', { name: 'OK' }).click();
+  await app.getByRole('button', { name: messages.common.ok }).click();
   await expect(app.getByRole('heading', { level: 1 })).toBeFocused();
   await framed.frame.goto(`${E2E.appUrl}/user/email/change`);
-  await expect(app.getByRole('textbox', { name: '現在のメールアドレス' })).toHaveValue(member.email);
+  await expect(app.getByRole('textbox', { name: labels('email-change').current_email })).toHaveValue(member.email);
   await expectAccessible(page, '/email/change');
 });

@@ -1,38 +1,39 @@
 import { randomUUID } from 'node:crypto';
 import { test, expect, waitForMail, codeIn, typeCode, loginAs, mailsTo } from './support/fixtures';
 import type { Page } from '@playwright/test';
-import { readFileSync } from 'node:fs';
-
-const fields = JSON.parse(readFileSync(new URL('../schemas/shared/fields.json', import.meta.url), 'utf8'));
+import { codeSent, format, label, labels, MAIL_DOMAIN, mailSubject, messages, routeSetting, rulesOf, screenTitle, submitText, textPattern } from './support/texts';
 
 const field = (page: Page, name: string) => page.getByRole('textbox', { name, exact: true });
+const contact = labels('contact');
+const identity = labels('reset-identity');
+const login = labels('login');
 
 async function chooseInquiry(page: Page) {
-  await page.getByRole('combobox', { name: 'お客様の区分' }).selectOption({ label: '非会員（登録を検討中）' });
-  await page.getByRole('combobox', { name: 'お問い合わせの種類' }).selectOption({ label: '航空券・運賃について' });
-  await page.getByRole('combobox', { name: '就業形態' }).selectOption({ label: '会社員（正社員）' });
+  await page.getByRole('combobox', { name: contact.inquiry_user_type }).selectOption({ label: '非会員（登録を検討中）' });
+  await page.getByRole('combobox', { name: contact.inquiry_type }).selectOption({ label: '航空券・運賃について' });
+  await page.getByRole('combobox', { name: contact.job }).selectOption({ label: '会社員（正社員）' });
 }
 
 test('a visitor agrees to the privacy notice, sends an inquiry and gets the acknowledgement with its ticket and nothing they typed', async ({ page }) => {
   const email = `visitor-${randomUUID().slice(0, 8)}@example.com`;
   await page.goto('/user/contact');
-  await expect(field(page, '姓')).toBeDisabled();
-  await page.getByRole('checkbox', { name: /個人情報の取り扱いに同意する/ }).check();
-  await expect(field(page, '姓')).toBeEnabled();
-  await field(page, '姓').fill('田中');
-  await field(page, '名').fill('次郎');
-  await field(page, 'メールアドレス').fill(email);
+  await expect(field(page, contact.last_name_kanji)).toBeDisabled();
+  await page.getByRole('checkbox', { name: label('contact-privacy', 'agree_privacy') }).check();
+  await expect(field(page, contact.last_name_kanji)).toBeEnabled();
+  await field(page, contact.last_name_kanji).fill('田中');
+  await field(page, contact.first_name_kanji).fill('次郎');
+  await field(page, contact.email).fill(email);
   await chooseInquiry(page);
-  await field(page, 'お問い合わせ内容').fill('https://example.com を見ました。運賃について教えてください。');
-  await page.getByRole('button', { name: '送信する' }).click();
-  // The inquiry text bans links and markup, not emoji: its message says so (schemas/shared/fields.json).
-  await expect(page.getByText(fields.$defs.noUrlOrHtml.errorMessage.not)).toBeVisible();
-  await field(page, 'お問い合わせ内容').fill('特別運賃で予約した航空券は、出発の何日前まで変更できますか。');
-  await page.getByRole('button', { name: '送信する' }).click();
+  await field(page, contact.purpose_detail).fill('https://example.com を見ました。運賃について教えてください。');
+  await page.getByRole('button', { name: submitText('contact') }).click();
+  // The inquiry text bans links and markup, not emoji: its message says so.
+  await expect(page.getByText(rulesOf('contact').message('purpose_detail', 'not'))).toBeVisible();
+  await field(page, contact.purpose_detail).fill('特別運賃で予約した航空券は、出発の何日前まで変更できますか。');
+  await page.getByRole('button', { name: submitText('contact') }).click();
   const dialog = page.getByRole('alertdialog');
-  await expect(dialog).toContainText('お問い合わせが完了しました。');
+  await expect(dialog).toContainText(messages.contact.done);
   const ticket = /Q\d{6}-\d{5}/.exec((await dialog.textContent()) ?? '')![0];
-  await page.getByRole('button', { name: 'OK' }).click();
+  await page.getByRole('button', { name: messages.common.ok }).click();
   await expect(page).toHaveURL(/\/user\/login$/);
   const mail = await waitForMail(email);
   expect(mail.subject).toContain(ticket);
@@ -44,19 +45,19 @@ test('a visitor agrees to the privacy notice, sends an inquiry and gets the ackn
 
 test('a member sends an inquiry with a locked identity and finds it in the history by status', async ({ page, member, db }) => {
   await loginAs(page, member);
-  await page.getByRole('link', { name: 'お問い合わせ', exact: true }).click();
-  await expect(field(page, 'メールアドレス')).toHaveValue(member.email);
-  await expect(field(page, 'メールアドレス')).not.toBeEditable();
-  await expect(field(page, '姓')).toHaveValue('山田');
-  await expect(page.getByRole('checkbox', { name: /個人情報の取り扱いに同意する/ })).toHaveCount(0);
+  await page.getByRole('link', { name: messages.mypage.contact, exact: true }).click();
+  await expect(field(page, contact.email)).toHaveValue(member.email);
+  await expect(field(page, contact.email)).not.toBeEditable();
+  await expect(field(page, contact.last_name_kanji)).toHaveValue('山田');
+  await expect(page.getByRole('checkbox', { name: label('contact-privacy', 'agree_privacy') })).toHaveCount(0);
   await chooseInquiry(page);
-  await field(page, 'お問い合わせ内容').fill('地域体験メニューの申し込み方法を教えてください。よろしくお願いします。');
-  await page.getByRole('button', { name: '送信する' }).click();
-  await page.getByRole('button', { name: 'OK' }).click();
+  await field(page, contact.purpose_detail).fill('地域体験メニューの申し込み方法を教えてください。よろしくお願いします。');
+  await page.getByRole('button', { name: submitText('contact') }).click();
+  await page.getByRole('button', { name: messages.common.ok }).click();
   await expect(page).toHaveURL(/\/user\/mypage$/);
   await waitForMail(member.email, 2);
 
-  await page.getByRole('link', { name: 'お問い合わせ履歴' }).click();
+  await page.getByRole('link', { name: messages.mypage.contactHistory }).click();
   const row = page.getByRole('row').filter({ hasText: '地域体験メニューの申し込み方法' });
   await expect(row).toContainText('航空券・運賃について');
   await expect(row).toContainText(/Q\d{6}-\d{5}/);
@@ -64,8 +65,8 @@ test('a member sends an inquiry with a locked identity and finds it in the histo
 
   await db.updateTable('inquiries').set({ status: 'answered' }).where('email', '=', member.email).execute();
   await page.reload();
-  await expect(page.getByText('該当するお問い合わせはありません。')).toBeVisible();
-  await page.getByRole('button', { name: '回答済み' }).click();
+  await expect(page.getByText(messages.contactHistory.empty)).toBeVisible();
+  await page.getByRole('button', { name: messages.contactHistory.statuses.answered }).click();
   await expect(page).toHaveURL(/status=answered/);
   await expect(page.getByRole('row').filter({ hasText: '地域体験メニューの申し込み方法' })).toBeVisible();
 });
@@ -77,51 +78,52 @@ test('the inquiry history needs a login', async ({ page }) => {
 
 test('a member resets the password with the mailed code; the new password works and the old one does not', async ({ page, member }) => {
   await page.goto('/user/login');
-  await page.getByRole('link', { name: 'パスワードをお忘れの方はこちら' }).click();
-  await expect(page.getByRole('heading', { name: 'パスワード再設定', level: 1 })).toBeVisible();
-  await expect(page.getByText('ドメインから送信されます', { exact: false })).toContainText('nichiiki.example.jp');
-  await field(page, 'ご登録のメールアドレス').fill(member.email);
-  await field(page, '生年月日').fill('1990年2月30日');
-  await field(page, 'ご登録の電話番号').fill('03-1234-5678');
-  await page.getByRole('button', { name: '次へ' }).click();
-  await expect(page.getByText('日付の形式が正しくありません（例：1990年01月01日）')).toBeVisible();
-  await field(page, '生年月日').fill('1990/4/1');
-  await field(page, 'ご登録の電話番号').click();
-  await expect(field(page, '生年月日')).toHaveValue('1990-04-01');
-  await page.getByRole('button', { name: '次へ' }).click();
-  await expect(page.getByRole('status')).toContainText(`${member.email} 宛に認証コードを送信しました`);
-  await expect(page.getByRole('button', { name: /再送信まで (60|59) 秒/ })).toBeDisabled();
+  await page.getByRole('link', { name: messages.login.forgotPassword }).click();
+  await expect(page.getByRole('heading', { name: screenTitle('password_reminder'), level: 1 })).toBeVisible();
+  await expect(page.getByText(format(messages.passwordReminder.domainNote, { domain: MAIL_DOMAIN }))).toBeVisible();
+  await field(page, identity.email).fill(member.email);
+  await field(page, identity.birthday).fill('1990年2月30日');
+  await field(page, identity.phone).fill('03-1234-5678');
+  await page.getByRole('button', { name: submitText('reset-identity') }).click();
+  await expect(page.getByText(rulesOf('reset-identity').message('birthday', 'format'))).toBeVisible();
+  await field(page, identity.birthday).fill('1990/4/1');
+  await field(page, identity.phone).click();
+  await expect(field(page, identity.birthday)).toHaveValue('1990-04-01');
+  await page.getByRole('button', { name: submitText('reset-identity') }).click();
+  await expect(page.getByRole('status')).toContainText(codeSent(messages.passwordReminder.codeSent, member.email));
+  const lock = routeSetting('password_reminder', 'resendLockSeconds');
+  await expect(page.getByRole('button', { name: textPattern(messages.passwordReminder.resendIn, { seconds: `${lock}|${lock - 1}` }) })).toBeDisabled();
   await typeCode(page, codeIn(await waitForMail(member.email)));
   const password = 'Fresh-Start9!';
-  await field(page, '新しいパスワード').fill(password);
-  await field(page, '新しいパスワード（確認用）').fill(password);
-  await page.getByRole('button', { name: 'パスワードを再設定する' }).click();
-  await expect(page.getByText('パスワードの再設定が完了しました')).toBeVisible();
-  await expect.poll(async () => (await mailsTo(member.email)).map((m) => m.subject).join()).toContain('パスワードが変更されました');
+  await field(page, labels('reset-password').new_password).fill(password);
+  await field(page, labels('reset-password').new_password_confirm).fill(password);
+  await page.getByRole('button', { name: submitText('reset-password') }).click();
+  await expect(page.getByText(messages.passwordReminder.doneTitle)).toBeVisible();
+  await expect.poll(async () => (await mailsTo(member.email)).map((m) => m.subject)).toContain(mailSubject('passwordChanged'));
 
   await page.goto('/user/login');
-  await field(page, 'メールアドレス').fill(member.email);
-  await field(page, 'パスワード').fill(member.password);
-  await page.getByRole('button', { name: 'ログイン', exact: true }).click();
-  await expect(page.getByRole('alertdialog')).toContainText('メールアドレスまたはパスワードが正しくありません。');
-  await page.getByRole('button', { name: 'OK' }).click();
+  await field(page, login.email).fill(member.email);
+  await field(page, login.password).fill(member.password);
+  await page.getByRole('button', { name: submitText('login'), exact: true }).click();
+  await expect(page.getByRole('alertdialog')).toContainText(messages.api.LOGIN_FAILED);
+  await page.getByRole('button', { name: messages.common.ok }).click();
   await loginAs(page, { email: member.email, password }, { mailCount: 3 });
 });
 
 test('a wrong identity gets the same refusal as an unknown address', async ({ page, member }) => {
   const attempt = async (email: string, birthday: string) => {
     await page.goto('/user/password_reminder');
-    await field(page, 'ご登録のメールアドレス').fill(email);
-    await field(page, '生年月日').fill(birthday);
-    await field(page, 'ご登録の電話番号').fill('0312345678');
-    await page.getByRole('button', { name: '次へ' }).click();
+    await field(page, identity.email).fill(email);
+    await field(page, identity.birthday).fill(birthday);
+    await field(page, identity.phone).fill('0312345678');
+    await page.getByRole('button', { name: submitText('reset-identity') }).click();
     const text = await page.getByRole('alertdialog').textContent();
-    await page.getByRole('button', { name: 'OK' }).click();
+    await page.getByRole('button', { name: messages.common.ok }).click();
     return text;
   };
   const wrongBirthday = await attempt(member.email, '1991/4/1');
   const unknown = await attempt(`nobody-${randomUUID().slice(0, 8)}@example.com`, '1990/4/1');
-  expect(wrongBirthday).toContain('本人確認ができませんでした。');
+  expect(wrongBirthday).toContain(messages.api.IDENTITY_FAILED);
   expect(unknown).toBe(wrongBirthday);
   expect(await mailsTo(member.email)).toHaveLength(0);
 });

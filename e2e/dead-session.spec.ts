@@ -4,7 +4,7 @@ import type { Page } from '@playwright/test';
 import { test, expect } from './support/fixtures';
 import { E2E } from './support/stack-env';
 import { frameHeight, loginInFrame, openFramed } from './support/framed';
-import messages from '../messages/ja.json' with { type: 'json' };
+import { messages, screenTitle, welcome } from './support/texts';
 
 /** Counts the member API calls (GET/POST/PUT under /v1/user/) the page makes from now on. */
 function countMemberCalls(page: Page) {
@@ -25,14 +25,14 @@ for (const path of ['/mypage', '/info', '/edit', '/email/change']) {
   test(`a session ended elsewhere: ${path} goes to login once with a notice, then back to ${path}`, async ({ page, member }) => {
     const framed = await openFramed(page);
     await loginInFrame(page, framed, member);
-    await expect(framed.app.getByText(/ようこそ、.+様/)).toBeVisible();
+    await expect(framed.app.getByText(welcome())).toBeVisible();
     const token = await framed.frame.evaluate(() => localStorage.getItem('token'));
     await endSessionElsewhere(token!);
 
     const calls = countMemberCalls(page);
     await framed.frame.goto(`${E2E.appUrl}/user${path}`);
     await expect(framed.app.getByRole('status').filter({ hasText: messages.login.sessionEnded })).toBeVisible();
-    await expect(framed.app.getByRole('heading', { name: '会員ログイン' })).toBeVisible();
+    await expect(framed.app.getByRole('heading', { name: screenTitle('login') })).toBeVisible();
     expect(framed.frame.url()).toMatch(/\/user\/login$/);
     // One call per thing the screen loads, and none after: no render loop, no retries.
     await page.waitForTimeout(1500);
@@ -52,11 +52,11 @@ for (const path of ['/mypage', '/info', '/edit', '/email/change']) {
 test('logout with a session that already ended goes to the site top without a storm of calls', async ({ page, member }) => {
   const framed = await openFramed(page);
   await loginInFrame(page, framed, member);
-  await expect(framed.app.getByText(/ようこそ、.+様/)).toBeVisible();
+  await expect(framed.app.getByText(welcome())).toBeVisible();
   await endSessionElsewhere((await framed.frame.evaluate(() => localStorage.getItem('token')))!);
   const calls = countMemberCalls(page);
-  await framed.app.getByRole('link', { name: 'ログアウト' }).click();
+  await framed.app.getByRole('link', { name: messages.mypage.logout }).click();
   await expect(page).toHaveURL(`${E2E.parentUrl}/`);
-  await expect(framed.app.getByRole('heading', { name: '会員ログイン' })).toBeVisible();
+  await expect(framed.app.getByRole('heading', { name: screenTitle('login') })).toBeVisible();
   expect(calls.filter((c) => c !== 'POST /v1/user/logout'), calls.join('\n')).toEqual([]);
 });

@@ -4,19 +4,20 @@
 import { test, expect } from './support/fixtures';
 import { E2E } from './support/stack-env';
 import { expectInParentView, frameHeight, loginInFrame, openFramed, scrollParentToBottom } from './support/framed';
+import { labels, messages, screenTitle, submitText, welcome } from './support/texts';
 
 test('the frame shrinks after a long page, and back shows the login page at the top of the view', async ({ page }) => {
   const framed = await openFramed(page);
   const { app } = framed;
-  await expect(app.getByRole('heading', { name: '会員ログイン' })).toBeVisible();
-  await app.getByRole('link', { name: '無料会員登録' }).click();
-  await expect(app.getByRole('heading', { name: '会員登録', exact: true })).toBeVisible();
+  await expect(app.getByRole('heading', { name: screenTitle('login') })).toBeVisible();
+  await app.getByRole('link', { name: messages.login.register }).click();
+  await expect(app.getByRole('heading', { name: screenTitle('register'), exact: true })).toBeVisible();
   await expect.poll(() => frameHeight(framed)).toBeGreaterThan(2500);
   await scrollParentToBottom(page, framed);
 
   // The browser's back button: the joint history steps back inside the frame.
   await page.evaluate(() => history.back());
-  const heading = app.getByRole('heading', { name: '会員ログイン' });
+  const heading = app.getByRole('heading', { name: screenTitle('login') });
   await expect(heading).toBeVisible();
   const contentHeight = await framed.frame.evaluate(() => document.getElementById('root')!.getBoundingClientRect().height);
   await expect.poll(() => frameHeight(framed)).toBe(Math.max(800, Math.ceil(contentHeight)));
@@ -27,18 +28,18 @@ test('each screen opens at its top; the first error and dialogs come where the m
   const framed = await openFramed(page);
   const { app } = framed;
   await loginInFrame(page, framed, member);
-  await expect(app.getByText(/ようこそ、.+様/)).toBeVisible();
+  await expect(app.getByText(welcome())).toBeVisible();
   await scrollParentToBottom(page, framed);
-  await app.getByRole('link', { name: '会員情報の確認・変更' }).click();
-  await expectInParentView(page, app.getByRole('heading', { name: '会員情報', level: 1 }));
+  await app.getByRole('link', { name: messages.mypage.info }).click();
+  await expectInParentView(page, app.getByRole('heading', { name: screenTitle('info'), level: 1 }));
 
   await scrollParentToBottom(page, framed);
-  await app.getByRole('link', { name: '会員情報を変更する' }).click();
-  const family = app.getByRole('textbox', { name: '姓', exact: true });
+  await app.getByRole('link', { name: messages.info.edit }).click();
+  const family = app.getByRole('textbox', { name: labels('edit-profile').last_name_kanji, exact: true });
   await expectInParentView(page, family);
   await family.fill('');
   await scrollParentToBottom(page, framed);
-  await app.getByRole('button', { name: '更新する' }).click();
+  await app.getByRole('button', { name: submitText('edit-profile') }).click();
 
   await expect(family).toBeFocused();
   await expectInParentView(page, family);
@@ -46,39 +47,39 @@ test('each screen opens at its top; the first error and dialogs come where the m
 
   await family.fill('鈴木');
   await scrollParentToBottom(page, framed);
-  await app.getByRole('button', { name: '更新する' }).click();
+  await app.getByRole('button', { name: submitText('edit-profile') }).click();
   const dialog = app.getByRole('alertdialog');
-  await expect(dialog).toContainText('会員情報の更新が完了しました。');
+  await expect(dialog).toContainText(messages.edit.done);
   await expectInParentView(page, dialog);
-  await expect(app.getByRole('button', { name: 'OK' })).toBeFocused();
-  await app.getByRole('button', { name: 'OK' }).click();
+  await expect(app.getByRole('button', { name: messages.common.ok })).toBeFocused();
+  await app.getByRole('button', { name: messages.common.ok }).click();
   await expect.poll(() => new URL(framed.frame.url()).pathname).toBe('/user/mypage');
-  await expectInParentView(page, app.getByRole('heading', { name: 'マイページ', level: 1 }));
+  await expectInParentView(page, app.getByRole('heading', { name: screenTitle('mypage'), level: 1 }));
 });
 
 test('withdrawal clears token, cookies and session storage before its dialog, which shows in view', async ({ page, member }) => {
   const framed = await openFramed(page);
   const { app } = framed;
   await loginInFrame(page, framed, member);
-  await expect(app.getByText(/ようこそ、.+様/)).toBeVisible();
+  await expect(app.getByText(welcome())).toBeVisible();
   await framed.frame.evaluate(() => sessionStorage.setItem('left-behind', '1'));
-  await app.getByRole('link', { name: '退会について' }).click();
-  await app.getByRole('textbox', { name: 'パスワード' }).fill('Wrong-Pass9!');
-  await app.getByRole('button', { name: '退会する' }).click();
+  await app.getByRole('link', { name: messages.mypage.withdraw }).click();
+  await app.getByRole('textbox', { name: labels('withdraw').password }).fill('Wrong-Pass9!');
+  await app.getByRole('button', { name: submitText('withdraw') }).click();
   // A wrong password is the field's error, once: no dialog repeating it.
-  await expect(app.getByText('パスワードが正しくありません。')).toHaveCount(1);
+  await expect(app.getByText(messages.api.WRONG_PASSWORD)).toHaveCount(1);
   await expect(app.getByRole('alertdialog')).toHaveCount(0);
-  await expect(app.getByRole('textbox', { name: 'パスワード' })).toBeFocused();
+  await expect(app.getByRole('textbox', { name: labels('withdraw').password })).toBeFocused();
 
-  await app.getByRole('textbox', { name: 'パスワード' }).fill(member.password);
+  await app.getByRole('textbox', { name: labels('withdraw').password }).fill(member.password);
   await scrollParentToBottom(page, framed);
-  await app.getByRole('button', { name: '退会する' }).click();
+  await app.getByRole('button', { name: submitText('withdraw') }).click();
   const dialog = app.getByRole('alertdialog');
-  await expect(dialog).toContainText('退会しました');
+  await expect(dialog).toContainText(messages.withdraw.doneTitle);
   expect(await framed.frame.evaluate(() => [localStorage.getItem('token'), sessionStorage.length])).toEqual([null, 0]);
   const cookies = await page.context().cookies(E2E.appUrl);
   expect(cookies.filter((c) => c.name.startsWith('ak_'))).toEqual([]);
   await expectInParentView(page, dialog);
-  await app.getByRole('button', { name: 'OK' }).click();
+  await app.getByRole('button', { name: messages.common.ok }).click();
   await expect(page).toHaveURL(`${E2E.parentUrl}/`);
 });

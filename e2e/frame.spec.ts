@@ -1,5 +1,8 @@
 import { test, expect, waitForMail, codeIn } from './support/fixtures';
 import { E2E } from './support/stack-env';
+import { escapeRegExp, format, labels, messages, pinBox, rulesOf, screenTitle, submitText, welcome } from './support/texts';
+
+const chunkFailed = format(messages.app.chunkFailed, { chunk: 'mypage' });
 
 test('the parent site shows the app in its iframe, sized from the height messages, and login works inside it', async ({ page, member }) => {
   // Neither the parent's page nor the app in its frame logs an error (a missing favicon did).
@@ -9,22 +12,22 @@ test('the parent site shows the app in its iframe, sized from the height message
   });
   await page.goto(E2E.parentUrl + '/');
   const frame = page.frameLocator('#member-frame');
-  await expect(frame.getByRole('heading', { name: 'マイページ' }).or(frame.getByRole('heading', { name: '会員ログイン' }))).toBeVisible();
-  await expect(frame.getByRole('heading', { name: '会員ログイン' })).toBeVisible();
+  await expect(frame.getByRole('heading', { name: screenTitle('mypage') }).or(frame.getByRole('heading', { name: screenTitle('login') }))).toBeVisible();
+  await expect(frame.getByRole('heading', { name: screenTitle('login') })).toBeVisible();
   const height = async () => page.locator('#member-frame').evaluate((el) => parseInt((el as HTMLElement).style.height, 10));
   await expect.poll(height).toBeGreaterThanOrEqual(800);
 
-  await frame.getByLabel('メールアドレス').fill(member.email);
-  await frame.getByLabel('パスワード').fill(member.password);
-  await frame.getByRole('button', { name: 'ログイン', exact: true }).click();
-  await frame.getByLabel('1桁目').click();
+  await frame.getByLabel(labels('login').email).fill(member.email);
+  await frame.getByLabel(labels('login').password).fill(member.password);
+  await frame.getByRole('button', { name: submitText('login'), exact: true }).click();
+  await frame.getByLabel(pinBox(1)).click();
   await page.keyboard.type(codeIn(await waitForMail(member.email)));
-  await frame.getByRole('button', { name: '認証してログイン' }).click();
-  await expect(frame.getByText('ようこそ、山田 花子 様')).toBeVisible();
+  await frame.getByRole('button', { name: submitText('login-code') }).click();
+  await expect(frame.getByText(welcome('山田 花子'))).toBeVisible();
 
-  await frame.getByRole('link', { name: 'ログアウト' }).click();
+  await frame.getByRole('link', { name: messages.mypage.logout }).click();
   await expect(page).toHaveURL(E2E.parentUrl + '/');
-  await expect(frame.getByRole('heading', { name: '会員ログイン' })).toBeVisible();
+  await expect(frame.getByRole('heading', { name: screenTitle('login') })).toBeVisible();
   expect(errors).toEqual([]);
 });
 
@@ -40,8 +43,8 @@ test('the app answers with the strict CSP and runs under it without violations',
   expect(csp).toContain(`frame-ancestors 'self' ${E2E.parentUrl}`);
   expect(csp).toContain("object-src 'none'");
   expect(csp).toContain("base-uri 'none'");
-  await page.getByRole('button', { name: 'ログイン', exact: true }).click();
-  await expect(page.getByText('メールアドレスは必須です')).toBeVisible();
+  await page.getByRole('button', { name: submitText('login'), exact: true }).click();
+  await expect(page.getByText(rulesOf('login').required('email'))).toBeVisible();
   expect(violations).toEqual([]);
 });
 
@@ -52,7 +55,7 @@ test('an unknown path goes to the root, which for a visitor is the login page', 
 
 test.describe('a failing chunk', () => {
   // The aborted request and the error the boundary catches are what this test is about.
-  test.use({ expectedConsoleErrors: /net::ERR_FAILED|ERR_ABORTED|画面「mypage」の読み込みに失敗しました/ });
+  test.use({ expectedConsoleErrors: new RegExp(`net::ERR_FAILED|ERR_ABORTED|${escapeRegExp(chunkFailed)}`) });
   test('a screen chunk that fails to load shows an error naming it', async ({ page }) => {
     await page.route(/\/user\/assets\/mypage-.*\.js$/, (route) => route.abort());
     await page.goto('/user/login');
@@ -60,6 +63,6 @@ test.describe('a failing chunk', () => {
       localStorage.setItem('token', 'x');
     });
     await page.goto('/user/mypage');
-    await expect(page.getByRole('alert')).toContainText('画面「mypage」の読み込みに失敗しました');
+    await expect(page.getByRole('alert')).toContainText(chunkFailed);
   });
 });

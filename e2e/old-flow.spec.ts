@@ -4,15 +4,16 @@
 // /email-auth; the old login's button states and alerts; the old logout.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FrameLocator, Page } from '@playwright/test';
-import fields from '../schemas/shared/fields.json' with { type: 'json' };
-import oldForm from '../schemas/forms/old-register.schema.json' with { type: 'json' };
-import messages from '../messages/ja.json' with { type: 'json' };
-import { fillMessage } from '../src/shared/validation/message-params';
-import { test, expect, waitForMail, mailsTo, codeIn, type CaughtMail } from './support/fixtures';
+import { test, expect, waitForMail, mailsTo, codeIn, wrongCode, type CaughtMail } from './support/fixtures';
 import { openFramed, type Framed } from './support/framed';
 import { E2E } from './support/stack-env';
+import { CODE_LENGTH, format, labels, mailSubject, messages, placeholder, rulesOf, screenTitle, submitText, welcome } from './support/texts';
 
-const defs = fields.$defs;
+const oldForm = rulesOf('old-register');
+const authLabels = labels('email-auth');
+const registerLabels = labels('old-register');
+const loginLabels = labels('old-login');
+const detailLength = { min: oldForm.limit('purpose_detail', 'minLength'), max: oldForm.limit('purpose_detail', 'maxLength') };
 const newAddress = () => `old-${randomUUID().slice(0, 8)}@example.com`;
 const box = (app: FrameLocator, name: string) => app.getByRole('textbox', { name, exact: true });
 
@@ -26,36 +27,36 @@ function linkIn(mail: CaughtMail): string {
 async function requestLink(page: Page, email: string): Promise<{ framed: Framed; link: string }> {
   const framed = await openFramed(page, '/email-auth');
   const { app } = framed;
-  await expect(app.getByRole('heading', { name: 'メールアドレス認証' })).toBeVisible();
-  await expect(box(app, 'メールアドレス')).toHaveAttribute('type', 'email');
-  await expect(box(app, 'メールアドレス')).toHaveAttribute('placeholder', 'example@example.com');
-  await box(app, 'メールアドレス').fill(email);
-  await app.getByRole('button', { name: '会員登録用URLを送信' }).click();
-  await expect(app.getByRole('alertdialog')).toHaveText(new RegExp(messages.emailAuth.sent));
-  await app.getByRole('button', { name: 'OK' }).click();
+  await expect(app.getByRole('heading', { name: screenTitle('email-auth') })).toBeVisible();
+  await expect(box(app, authLabels.email)).toHaveAttribute('type', 'email');
+  await expect(box(app, authLabels.email)).toHaveAttribute('placeholder', placeholder('email-auth', 'email'));
+  await box(app, authLabels.email).fill(email);
+  await app.getByRole('button', { name: submitText('email-auth') }).click();
+  await expect(app.getByRole('alertdialog')).toContainText(messages.emailAuth.sent);
+  await app.getByRole('button', { name: messages.common.ok }).click();
   const mail = await waitForMail(email);
-  expect(mail.subject).toContain('会員情報登録用URL');
+  expect(mail.subject).toBe(mailSubject('registerLink'));
   return { framed, link: linkIn(mail) };
 }
 
 /** Every field of the old form, valid (each old rule exactly at an edge that passes). */
 async function fillOldForm(app: FrameLocator, password: string) {
-  await box(app, 'パスワード').fill(password);
-  await box(app, 'パスワード（確認用）').fill(password);
-  await box(app, '姓').fill('田中');
-  await box(app, '名').fill('一郎');
-  await box(app, '姓（ローマ字）').fill('Tanaka');
-  await box(app, '名（ローマ字）').fill('Ichiro');
-  await app.getByLabel('生年月日').fill('1980-02-29');
+  await box(app, registerLabels.password).fill(password);
+  await box(app, registerLabels.password_confirm).fill(password);
+  await box(app, registerLabels.last_name_kanji).fill('田中');
+  await box(app, registerLabels.first_name_kanji).fill('一郎');
+  await box(app, registerLabels.last_name_alphabet).fill('Tanaka');
+  await box(app, registerLabels.first_name_alphabet).fill('Ichiro');
+  await app.getByLabel(registerLabels.birthday).fill('1980-02-29');
   await app.getByRole('radio', { name: '男性' }).check();
-  await app.getByRole('combobox', { name: '就業形態' }).selectOption({ label: '自営業・フリーランス' });
-  await box(app, '郵便番号').fill('3800001');
-  await box(app, '住所').fill('長野県長野市大字長野1-1');
-  await box(app, '電話番号').fill('09012345678');
+  await app.getByRole('combobox', { name: registerLabels.job }).selectOption({ label: '自営業・フリーランス' });
+  await box(app, registerLabels.zip_current).fill('3800001');
+  await box(app, registerLabels.address_current).fill('長野県長野市大字長野1-1');
+  await box(app, registerLabels.phone).fill('09012345678');
   await app.getByRole('checkbox', { name: 'テレワーク・ワーケーション' }).check();
-  await box(app, '具体的な目的').fill('あ'.repeat(oldForm.properties.purpose_detail.minLength));
-  await app.getByRole('combobox', { name: '希望する自治体' }).selectOption('202011');
-  for (const name of ['帰省を目的とした申し込みではありません', '単身赴任を目的とした申し込みではありません', '介護を目的とした申し込みではありません']) {
+  await box(app, registerLabels.purpose_detail).fill('あ'.repeat(detailLength.min));
+  await app.getByRole('combobox', { name: registerLabels.city }).selectOption('202011');
+  for (const name of [registerLabels.condition_no_home, registerLabels.condition_not_single_transfer, registerLabels.condition_not_care]) {
     await app.getByRole('checkbox', { name }).check();
   }
 }
@@ -64,11 +65,12 @@ test.describe('registration by e-mailed link (phone, in the parent frame)', () =
   test('e-mail authentication refuses a malformed address with the site\'s e-mail message and sends nothing', async ({ page }) => {
     const { app } = await openFramed(page, '/email-auth');
     const address = `bad-${randomUUID().slice(0, 8)}@example`;
-    await box(app, 'メールアドレス').fill(address);
-    await app.getByRole('button', { name: '会員登録用URLを送信' }).click();
-    await expect(app.getByText(defs.email.errorMessage.pattern)).toBeVisible();
-    await box(app, 'メールアドレス').fill(`${address}.jp`);
-    await expect(app.getByText(defs.email.errorMessage.pattern)).toHaveCount(0);
+    await box(app, authLabels.email).fill(address);
+    await app.getByRole('button', { name: submitText('email-auth') }).click();
+    const malformed = rulesOf('email-auth').message('email', 'pattern');
+    await expect(app.getByText(malformed)).toBeVisible();
+    await box(app, authLabels.email).fill(`${address}.jp`);
+    await expect(app.getByText(malformed)).toHaveCount(0);
     expect(await mailsTo(address)).toEqual([]);
     await page.screenshot({ path: 'test-results/old-email-auth.png', fullPage: true });
   });
@@ -79,21 +81,20 @@ test.describe('registration by e-mailed link (phone, in the parent frame)', () =
     const { framed, link } = await requestLink(page, email);
     const { app, frame } = framed;
     await frame.goto(link);
-    await expect(app.getByRole('heading', { name: '会員情報登録' })).toBeVisible();
-    await expect(app.getByText(`認証済みのメールアドレス：${email}`)).toBeVisible();
-    await expect(box(app, 'メールアドレス')).toHaveValue(email);
-    await expect(box(app, 'メールアドレス')).toHaveAttribute('readonly', '');
+    await expect(app.getByRole('heading', { name: screenTitle('old/register') })).toBeVisible();
+    await expect(app.getByText(format(messages.oldRegister.verifiedAddress, { email }))).toBeVisible();
+    await expect(box(app, registerLabels.email)).toHaveValue(email);
+    await expect(box(app, registerLabels.email)).toHaveAttribute('readonly', '');
     await page.screenshot({ path: 'test-results/old-register-top.png' });
 
     await fillOldForm(app, password);
     // Each old rule one step past its edge shows its own message; at the edge it passes.
-    const detail = oldForm.properties.purpose_detail;
     const edges: Array<[string, string, string, string]> = [
-      ['郵便番号', '380-0001', defs.oldZip.errorMessage.pattern, '3800001'],
-      ['電話番号', '0901234567', defs.oldPhone.errorMessage.pattern, '09012345678'],
-      ['姓（ローマ字）', 'Van Dyke', defs.oldAlphabetName.errorMessage.pattern, 'Tanaka'],
-      ['具体的な目的', 'あ'.repeat(detail.minLength - 1), fillMessage(detail.errorMessage.minLength, detail, 'minLength'), 'あ'.repeat(detail.minLength)],
-      ['具体的な目的', 'あ'.repeat(detail.maxLength + 1), fillMessage(detail.errorMessage.maxLength, detail, 'maxLength'), 'あ'.repeat(detail.maxLength)],
+      [registerLabels.zip_current, '380-0001', oldForm.message('zip_current', 'pattern'), '3800001'],
+      [registerLabels.phone, '0901234567', oldForm.message('phone', 'pattern'), '09012345678'],
+      [registerLabels.last_name_alphabet, 'Van Dyke', oldForm.message('last_name_alphabet', 'pattern'), 'Tanaka'],
+      [registerLabels.purpose_detail, 'あ'.repeat(detailLength.min - 1), oldForm.message('purpose_detail', 'minLength'), 'あ'.repeat(detailLength.min)],
+      [registerLabels.purpose_detail, 'あ'.repeat(detailLength.max + 1), oldForm.message('purpose_detail', 'maxLength'), 'あ'.repeat(detailLength.max)],
     ];
     for (const [name, bad, message, good] of edges) {
       await box(app, name).fill(bad);
@@ -102,39 +103,39 @@ test.describe('registration by e-mailed link (phone, in the parent frame)', () =
       await box(app, name).fill(good);
       await expect(app.getByText(message, { exact: true })).toHaveCount(0);
     }
-    await box(app, '住所').fill('長野県長野市大字長野1-1');
+    await box(app, registerLabels.address_current).fill('長野県長野市大字長野1-1');
     // The municipality and the three conditions are required.
-    await app.getByRole('combobox', { name: '希望する自治体' }).selectOption('');
-    await app.getByRole('checkbox', { name: '介護を目的とした申し込みではありません' }).uncheck();
-    await app.getByRole('button', { name: '登録する' }).click();
-    await expect(app.getByText(defs.municipality['x-required-message'])).toBeVisible();
-    await expect(app.getByText(defs.consent.errorMessage.const)).toBeVisible();
+    await app.getByRole('combobox', { name: registerLabels.city }).selectOption('');
+    await app.getByRole('checkbox', { name: registerLabels.condition_not_care }).uncheck();
+    await app.getByRole('button', { name: submitText('old-register') }).click();
+    await expect(app.getByText(oldForm.required('city'))).toBeVisible();
+    await expect(app.getByText(oldForm.message('condition_not_care', 'const'))).toBeVisible();
     await page.screenshot({ path: 'test-results/old-register-errors.png', fullPage: true });
-    await app.getByRole('combobox', { name: '希望する自治体' }).selectOption('202011');
-    await app.getByRole('checkbox', { name: '介護を目的とした申し込みではありません' }).check();
+    await app.getByRole('combobox', { name: registerLabels.city }).selectOption('202011');
+    await app.getByRole('checkbox', { name: registerLabels.condition_not_care }).check();
 
-    await app.getByRole('button', { name: '登録する' }).click();
-    await expect(app.getByRole('alertdialog')).toHaveText(new RegExp(messages.oldRegister.registered));
-    await app.getByRole('button', { name: 'OK' }).click();
-    await expect(app.getByRole('heading', { name: '会員ログイン' })).toBeVisible();
+    await app.getByRole('button', { name: submitText('old-register') }).click();
+    await expect(app.getByRole('alertdialog')).toContainText(messages.oldRegister.registered);
+    await app.getByRole('button', { name: messages.common.ok }).click();
+    await expect(app.getByRole('heading', { name: screenTitle('login') })).toBeVisible();
     expect(frame.url()).toBe(`${E2E.appUrl}/user/login`);
     const saved = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
     expect(saved).toMatchObject({ city: '202011', zip_current: '3800001', phone: '09012345678', last_name_alpha: 'Tanaka', status: 'active' });
 
     // The used link now leads back to e-mail authentication.
     await frame.goto(link);
-    await expect(app.getByRole('heading', { name: 'メールアドレス認証' })).toBeVisible();
+    await expect(app.getByRole('heading', { name: screenTitle('email-auth') })).toBeVisible();
 
     // The new member logs in on the old screen with the mailed code.
     await frame.goto(`${E2E.appUrl}/user/old/login`);
-    await box(app, 'メールアドレス').fill(email);
-    await app.getByRole('button', { name: '認証コードを送信' }).click();
-    await expect(app.getByRole('status')).toContainText(email);
+    await box(app, loginLabels.email).fill(email);
+    await app.getByRole('button', { name: messages.oldLogin.sendCode }).click();
+    await expect(app.getByRole('status')).toContainText(format(messages.oldLogin.codeSent, { email }));
     const code = codeIn(await waitForMail(email, 3));
-    await box(app, 'パスワード').fill(password);
-    await box(app, '認証コード').fill(code);
-    await app.getByRole('button', { name: 'ログイン', exact: true }).click();
-    await expect(app.getByText('ようこそ、田中 一郎 様')).toBeVisible();
+    await box(app, loginLabels.password).fill(password);
+    await box(app, loginLabels.code).fill(code);
+    await app.getByRole('button', { name: messages.oldLogin.login, exact: true }).click();
+    await expect(app.getByText(welcome('田中 一郎'))).toBeVisible();
     await page.screenshot({ path: 'test-results/old-login-done.png', fullPage: true });
   });
 
@@ -145,7 +146,7 @@ test.describe('registration by e-mailed link (phone, in the parent frame)', () =
     await db.updateTable('registration_links').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('email', '=', email).execute();
     for (const target of [link, `${E2E.appUrl}/user/old/register?key=${randomBytes(32).toString('base64url')}`, `${E2E.appUrl}/user/old/register`]) {
       await frame.goto(target);
-      await expect(app.getByRole('heading', { name: 'メールアドレス認証' })).toBeVisible();
+      await expect(app.getByRole('heading', { name: screenTitle('email-auth') })).toBeVisible();
       expect(frame.url()).toBe(`${E2E.appUrl}/user/email-auth`);
     }
   });
@@ -160,9 +161,9 @@ test.describe('a refused connection', () => {
   const logged: string[] = [];
   page.on('console', (message) => logged.push(message.text()));
   await page.route('**/v1/email/register', (route) => route.abort('connectionfailed'));
-  await box(app, 'メールアドレス').fill(newAddress());
-  await app.getByRole('button', { name: '会員登録用URLを送信' }).click();
-  await expect(app.getByRole('alert')).toHaveText(messages.emailAuth.sendFailed.replace('{detail}', messages.emailAuth.sendFailedUnknown));
+  await box(app, authLabels.email).fill(newAddress());
+  await app.getByRole('button', { name: submitText('email-auth') }).click();
+  await expect(app.getByRole('alert')).toHaveText(format(messages.emailAuth.sendFailed, { detail: messages.emailAuth.sendFailedUnknown }));
   expect(logged.some((line) => line.includes('registration link request failed'))).toBe(true);
   await expect(app.getByRole('alertdialog')).toHaveCount(0);
   });
@@ -175,10 +176,10 @@ test('master lists that fail or are not lists become empty lists, and the member
   await framed.frame.goto(link);
   const { app } = framed;
   await expect(app.getByText(messages.oldRegister.mastersEmpty)).toBeVisible();
-  for (const name of ['希望する自治体', '就業形態']) {
+  for (const name of [registerLabels.city, registerLabels.job]) {
     await expect(app.getByRole('combobox', { name }).locator('option')).toHaveCount(1);
   }
-  await expect(app.getByRole('combobox', { name: '職種' }).locator('option')).not.toHaveCount(1);
+  await expect(app.getByRole('combobox', { name: registerLabels.industry }).locator('option')).not.toHaveCount(1);
 });
 
 test.describe('old login and logout (phone, in the parent frame)', () => {
@@ -186,64 +187,64 @@ test.describe('old login and logout (phone, in the parent frame)', () => {
   test.use({ expectedConsoleErrors: /net::ERR_CONNECTION_FAILED/ });
   test('send-code waits for an e-mail, login for all three fields; success goes to /', async ({ page, member }) => {
     const { app } = await openFramed(page, '/old/login');
-    const send = app.getByRole('button', { name: '認証コードを送信' });
-    const login = app.getByRole('button', { name: 'ログイン', exact: true });
+    const send = app.getByRole('button', { name: messages.oldLogin.sendCode });
+    const login = app.getByRole('button', { name: messages.oldLogin.login, exact: true });
     await expect(send).toBeDisabled();
     await expect(login).toBeDisabled();
-    await box(app, 'メールアドレス').fill(member.email);
+    await box(app, loginLabels.email).fill(member.email);
     await expect(send).toBeEnabled();
     await expect(login).toBeDisabled();
-    await box(app, 'メールアドレス').fill('');
+    await box(app, loginLabels.email).fill('');
     await expect(send).toBeDisabled();
-    await box(app, 'メールアドレス').fill(member.email);
+    await box(app, loginLabels.email).fill(member.email);
     await send.click();
-    await expect(app.getByRole('status')).toContainText(member.email);
+    await expect(app.getByRole('status')).toContainText(format(messages.oldLogin.codeSent, { email: member.email }));
     const code = codeIn(await waitForMail(member.email));
-    await box(app, 'パスワード').fill(member.password);
+    await box(app, loginLabels.password).fill(member.password);
     await expect(login).toBeDisabled();
-    await box(app, '認証コード').fill(code.slice(0, 4));
-    await expect(login).toBeEnabled(); // filled, though not yet 5 digits: the form then says so
-    await box(app, '認証コード').fill(code);
+    await box(app, loginLabels.code).fill(code.slice(0, CODE_LENGTH - 1));
+    await expect(login).toBeEnabled(); // filled, though not yet all its digits: the form then says so
+    await box(app, loginLabels.code).fill(code);
     await expect(login).toBeEnabled();
     await page.screenshot({ path: 'test-results/old-login-ready.png' });
     await login.click();
-    await expect(app.getByText('ようこそ、山田 花子 様')).toBeVisible();
+    await expect(app.getByText(welcome('山田 花子'))).toBeVisible();
   });
 
   test('its alerts: a refused login, no token in the answer, a communication error', async ({ page, member }) => {
     const framed = await openFramed(page, '/old/login');
     const { app } = framed;
-    await box(app, 'メールアドレス').fill(member.email);
-    await box(app, 'パスワード').fill('Wrong-Pass-1!');
-    await box(app, '認証コード').fill('12345');
-    const login = app.getByRole('button', { name: 'ログイン', exact: true });
+    await box(app, loginLabels.email).fill(member.email);
+    await box(app, loginLabels.password).fill('Wrong-Pass-1!');
+    await box(app, loginLabels.code).fill(wrongCode());
+    const login = app.getByRole('button', { name: messages.oldLogin.login, exact: true });
     await login.click();
-    await expect(app.getByRole('alertdialog')).toContainText('ログインに失敗しました。');
-    await app.getByRole('button', { name: 'OK' }).click();
+    await expect(app.getByRole('alertdialog')).toContainText(messages.oldLogin.rejected);
+    await app.getByRole('button', { name: messages.common.ok }).click();
 
     await page.route('**/v1/user/login', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{}' }));
     await login.click();
-    await expect(app.getByRole('alertdialog')).toHaveText(new RegExp(messages.oldLogin.noToken.replace(/[()（）]/g, '.')));
-    await app.getByRole('button', { name: 'OK' }).click();
+    await expect(app.getByRole('alertdialog')).toContainText(messages.oldLogin.noToken);
+    await app.getByRole('button', { name: messages.common.ok }).click();
 
     await page.unroute('**/v1/user/login');
     await page.route('**/v1/user/login', (route) => route.abort('connectionfailed'));
     await login.click();
-    await expect(app.getByRole('alertdialog')).toHaveText(new RegExp(messages.oldLogin.network.replace(/[()（）]/g, '.')));
+    await expect(app.getByRole('alertdialog')).toContainText(messages.oldLogin.network);
   });
 
   test('old logout ends the server session, removes token and cookies, then shows /login', async ({ page, member, db }) => {
     const { app, frame } = await openFramed(page, '/old/login');
-    await box(app, 'メールアドレス').fill(member.email);
-    await app.getByRole('button', { name: '認証コードを送信' }).click();
-    await box(app, 'パスワード').fill(member.password);
-    await box(app, '認証コード').fill(codeIn(await waitForMail(member.email)));
-    await app.getByRole('button', { name: 'ログイン', exact: true }).click();
-    await expect(app.getByText('ようこそ、山田 花子 様')).toBeVisible();
+    await box(app, loginLabels.email).fill(member.email);
+    await app.getByRole('button', { name: messages.oldLogin.sendCode }).click();
+    await box(app, loginLabels.password).fill(member.password);
+    await box(app, loginLabels.code).fill(codeIn(await waitForMail(member.email)));
+    await app.getByRole('button', { name: messages.oldLogin.login, exact: true }).click();
+    await expect(app.getByText(welcome('山田 花子'))).toBeVisible();
     expect(await frame.evaluate(() => localStorage.getItem('token'))).toBeTruthy();
 
     await frame.goto(`${E2E.appUrl}/user/old/logout`);
-    await expect(app.getByRole('heading', { name: '会員ログイン' })).toBeVisible();
+    await expect(app.getByRole('heading', { name: screenTitle('login') })).toBeVisible();
     expect(frame.url()).toBe(`${E2E.appUrl}/user/login`);
     expect(await frame.evaluate(() => localStorage.getItem('token'))).toBeNull();
     expect(await frame.evaluate(() => document.cookie)).not.toMatch(/ak_logged_in|ak_login_exp/);

@@ -1,91 +1,93 @@
 import { randomUUID } from 'node:crypto';
-import { test, expect, waitForMail, codeIn, typeCode } from './support/fixtures';
+import { test, expect, waitForMail, codeIn, typeCode, wrongCode } from './support/fixtures';
 import { E2E } from './support/stack-env';
 import { field, fillProfile, verifyEmail } from './support/register';
-import { readFileSync } from 'node:fs';
+import { codeSent, label, labels, mailSubject, messages, passwordChecklist, pinBox, rulesOf, submitText, welcome } from './support/texts';
 
 const newAddress = () => `visitor-${randomUUID().slice(0, 8)}@example.com`;
+const step1 = labels('register-email');
+const step2 = labels('register-profile');
+const agreeToTerms = label('register-terms', 'agree');
 
 test('a new visitor registers with the mailed code, lands on the site top, then logs in', async ({ page, db }) => {
   const email = newAddress();
   const password = 'Nichiiki-2026!';
   await verifyEmail(page, email);
   await fillProfile(page, password);
-  for (const rule of ['8文字以上', '英小文字を含む', '英大文字を含む', '数字を含む', '記号を含む', '同じ文字を8回以上続けない']) {
+  for (const rule of passwordChecklist()) {
     await expect(page.locator('.checklist__item--ok', { hasText: rule })).toBeVisible();
   }
-  await page.getByRole('checkbox', { name: /利用規約に同意する/ }).check();
-  await page.getByRole('button', { name: '利用登録する' }).click();
-  await expect(page.getByRole('alertdialog')).toHaveText(/会員登録が完了しました。/);
+  await page.getByRole('checkbox', { name: agreeToTerms }).check();
+  await page.getByRole('button', { name: messages.register.submit }).click();
+  await expect(page.getByRole('alertdialog')).toContainText(messages.register.completed);
   expect(await page.evaluate(() => localStorage.getItem('token'))).toBeTruthy();
-  await page.getByRole('button', { name: 'OK' }).click();
+  await page.getByRole('button', { name: messages.common.ok }).click();
   await expect(page).toHaveURL(`${E2E.parentUrl}/`);
 
-  const welcome = await waitForMail(email, 2);
-  expect(welcome.subject).toContain('会員登録のお申し込みを受け付けました');
+  const welcomeMail = await waitForMail(email, 2);
+  expect(welcomeMail.subject).toBe(mailSubject('welcome'));
   const saved = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
   expect(saved).toMatchObject({ zip_current: '1000001', phone: '09012345678', address_current: '東京都千代田区千代田1-1', last_name_alpha: 'SATO', job: '6', purpose: '2', gender: 'male', mail_opt: '1' });
   const application = await db.selectFrom('applications').selectAll().where('user_id', '=', saved.id).executeTakeFirstOrThrow();
   expect(application.status).toBe('pending');
-  expect(welcome.text).toContain(application.register_number);
+  expect(welcomeMail.text).toContain(application.register_number);
 
   await page.context().clearCookies();
   await page.goto('/user/login');
-  await page.getByRole('textbox', { name: 'メールアドレス' }).fill(email);
-  await page.getByRole('textbox', { name: 'パスワード' }).fill(password);
-  await page.getByRole('button', { name: 'ログイン', exact: true }).click();
+  await page.getByRole('textbox', { name: labels('login').email }).fill(email);
+  await page.getByRole('textbox', { name: labels('login').password }).fill(password);
+  await page.getByRole('button', { name: submitText('login'), exact: true }).click();
   await typeCode(page, codeIn(await waitForMail(email, 3)));
-  await page.getByRole('button', { name: '認証してログイン' }).click();
-  await expect(page.getByText('ようこそ、佐藤 太郎 様')).toBeVisible();
+  await page.getByRole('button', { name: submitText('login-code') }).click();
+  await expect(page.getByText(welcome('佐藤 太郎'))).toBeVisible();
 });
 
 test('the final button while something is missing shows every error and scrolls to the first', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 700 });
   await verifyEmail(page, newAddress());
-  const button = page.getByRole('button', { name: '利用登録する' });
+  const button = page.getByRole('button', { name: messages.register.submit });
   await expect(button).toHaveAttribute('aria-disabled', 'true');
   // aria-disabled keeps it reachable for people; Playwright would wait for it to be "enabled".
   await button.click({ force: true });
-  const firstError = page.getByText('パスワードを入力してください', { exact: true });
+  const profile = rulesOf('register-profile');
+  const firstError = page.getByText(profile.required('password'), { exact: true });
   await expect(firstError).toBeVisible();
   await expect(firstError).toBeInViewport();
-  await expect(page.getByText('姓を入力してください', { exact: true })).toBeVisible();
-  await expect(page.getByText('具体的な目的を入力してください', { exact: true })).toBeVisible();
-  await expect(page.getByText('同意欄にチェックを入れてください', { exact: true })).toBeVisible();
-  await expect(page.getByText('確認事項にチェックを入れてください', { exact: true })).toBeVisible();
+  await expect(page.getByText(profile.required('last_name_kanji'), { exact: true })).toBeVisible();
+  await expect(page.getByText(profile.required('purpose_detail'), { exact: true })).toBeVisible();
+  await expect(page.getByText(rulesOf('register-terms').required('agree'), { exact: true })).toBeVisible();
+  await expect(page.getByText(profile.required('condition_checked'), { exact: true })).toBeVisible();
 });
 
 test('STEP2 and STEP3 stay locked, and the final button asks for STEP1, until the address is verified', async ({ page }) => {
   await page.goto('/user/register');
-  await expect(field(page, '姓')).toBeDisabled();
-  await expect(page.getByRole('checkbox', { name: /利用規約に同意する/ })).not.toBeChecked();
-  await expect(page.getByRole('checkbox', { name: /帰省・単身赴任・介護/ })).not.toBeChecked();
-  await expect(page.getByRole('checkbox', { name: /利用規約に同意する/ })).toBeDisabled();
-  await page.getByRole('button', { name: '利用登録する' }).click({ force: true });
-  await expect(page.getByText('STEP1のメールアドレス認証を完了してください。')).toBeVisible();
+  await expect(field(page, step2.last_name_kanji)).toBeDisabled();
+  await expect(page.getByRole('checkbox', { name: agreeToTerms })).not.toBeChecked();
+  await expect(page.getByRole('checkbox', { name: step2.condition_checked })).not.toBeChecked();
+  await expect(page.getByRole('checkbox', { name: agreeToTerms })).toBeDisabled();
+  await page.getByRole('button', { name: messages.register.submit }).click({ force: true });
+  await expect(page.getByText(messages.register.needVerification)).toBeVisible();
 });
 
 test('an address that is already a member: STEP1 answers as for any address, and the member is told by mail', async ({ page, member }) => {
   // Telling the visitor would tell anyone who is a member (docs/decisions/015).
   await page.goto('/user/register');
-  await field(page, 'メールアドレス').fill(member.email);
-  await field(page, 'メールアドレス（確認用）').fill(member.email);
-  await page.getByRole('button', { name: '認証コードを送信' }).click();
-  await expect(page.getByRole('status').filter({ hasText: '認証コードを送信しました' })).toBeVisible();
+  await field(page, step1.email).fill(member.email);
+  await field(page, step1.email_confirm).fill(member.email);
+  await page.getByRole('button', { name: submitText('register-email') }).click();
+  await expect(page.getByRole('status').filter({ hasText: codeSent(messages.register.codeSent, member.email) })).toBeVisible();
   const notice = await waitForMail(member.email);
-  const { site } = JSON.parse(readFileSync(new URL('../messages/ja.json', import.meta.url), 'utf8'));
-  const { templates } = JSON.parse(readFileSync(new URL('../messages/mail.ja.json', import.meta.url), 'utf8'));
-  expect(notice.subject).toBe(templates.registerAttempted.subject.replace('{site}', site.name));
-  expect(notice.text).not.toMatch(/^\s*\d{5}\s*$/m);
+  expect(notice.subject).toBe(mailSubject('registerAttempted'));
+  expect(() => codeIn(notice), 'a code in the notice').toThrow();
 });
 
 test('the confirmation must match, and cannot be pasted', async ({ page }) => {
   await page.goto('/user/register');
-  await field(page, 'メールアドレス').fill('one@example.com');
-  await field(page, 'メールアドレス（確認用）').fill('two@example.com');
-  await page.getByRole('button', { name: '認証コードを送信' }).click();
-  await expect(page.getByText('メールアドレスが一致しません')).toBeVisible();
-  const confirm = field(page, 'メールアドレス（確認用）');
+  await field(page, step1.email).fill('one@example.com');
+  await field(page, step1.email_confirm).fill('two@example.com');
+  await page.getByRole('button', { name: submitText('register-email') }).click();
+  await expect(page.getByText(rulesOf('register-email').message('email_confirm', 'sameAs'))).toBeVisible();
+  const confirm = field(page, step1.email_confirm);
   await confirm.fill('');
   await confirm.focus();
   await page.evaluate(() => {
@@ -99,29 +101,29 @@ test('the confirmation must match, and cannot be pasted', async ({ page }) => {
 test('a wrong registration code gets the invalid-or-expired message; redo unlocks the address', async ({ page }) => {
   const email = newAddress();
   await page.goto('/user/register');
-  await field(page, 'メールアドレス').fill(email);
-  await field(page, 'メールアドレス（確認用）').fill(email);
-  await page.getByRole('button', { name: '認証コードを送信' }).click();
+  await field(page, step1.email).fill(email);
+  await field(page, step1.email_confirm).fill(email);
+  await page.getByRole('button', { name: submitText('register-email') }).click();
   const code = codeIn(await waitForMail(email));
-  await typeCode(page, code === '12345' ? '54321' : '12345');
-  await page.getByRole('button', { name: '認証コードを登録' }).click();
-  await expect(page.getByText('認証コードが無効か、有効期限が切れています。入力内容を確認して、もう一度お試しください。')).toBeVisible();
-  await expect(field(page, 'メールアドレス')).not.toBeEditable();
-  await page.getByRole('button', { name: '認証をやり直す' }).click();
-  await expect(field(page, 'メールアドレス')).toBeEditable();
-  await expect(page.getByLabel('1桁目')).toHaveCount(0);
+  await typeCode(page, wrongCode(code));
+  await page.getByRole('button', { name: submitText('register-code') }).click();
+  await expect(page.getByText(messages.verification.invalid)).toBeVisible();
+  await expect(field(page, step1.email)).not.toBeEditable();
+  await page.getByRole('button', { name: messages.register.redo }).click();
+  await expect(field(page, step1.email)).toBeEditable();
+  await expect(page.getByLabel(pinBox(1))).toHaveCount(0);
 });
 
 test('industry 99 and purpose 99 open their free-text fields; deselecting 99 clears the text', async ({ page }) => {
   await verifyEmail(page, newAddress());
-  await expect(field(page, '職種（その他）')).toHaveCount(0);
-  await page.getByRole('combobox', { name: '職種' }).selectOption('99');
-  await expect(field(page, '職種（その他）')).toBeVisible();
+  await expect(field(page, step2.industry_other)).toHaveCount(0);
+  await page.getByRole('combobox', { name: step2.industry }).selectOption('99');
+  await expect(field(page, step2.industry_other)).toBeVisible();
   const other = page.getByRole('checkbox', { name: 'その他' });
   await other.check();
-  await field(page, 'その他の目的').fill('地域の祭りの運営に関わりながら、地元の方々と交流を深めたいです。');
+  await field(page, step2.purpose_other).fill('地域の祭りの運営に関わりながら、地元の方々と交流を深めたいです。');
   await other.uncheck();
-  await expect(field(page, 'その他の目的')).toHaveCount(0);
+  await expect(field(page, step2.purpose_other)).toHaveCount(0);
   await other.check();
-  await expect(field(page, 'その他の目的')).toHaveValue('');
+  await expect(field(page, step2.purpose_other)).toHaveValue('');
 });

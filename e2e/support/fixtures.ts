@@ -6,6 +6,7 @@ import { openDb, type Db } from '../../src/server/db/connect';
 import { createMember } from '../../src/server/seed';
 import { E2E } from './stack-env';
 import { expectAccessible } from './axe';
+import { CODE_LENGTH, labels, pinBox, submitText } from './texts';
 
 export interface CaughtMail {
   id: string;
@@ -31,10 +32,17 @@ export async function waitForMail(address: string, count = 1, mailUrl = E2E.mail
   return mails[count - 1];
 }
 
+/** The code in a mail: a line of CODE_LENGTH digits (the length the schemas give the code). */
 export function codeIn(mail: CaughtMail): string {
-  const match = /^\s*(\d{5})\s*$/m.exec(mail.text);
-  if (!match) throw new Error(`No 5-digit code in mail "${mail.subject}"`);
+  const match = new RegExp(`^\\s*(\\d{${CODE_LENGTH}})\\s*$`, 'm').exec(mail.text);
+  if (!match) throw new Error(`No ${CODE_LENGTH}-digit code in mail "${mail.subject}"`);
   return match[1];
+}
+
+/** A well-formed code (CODE_LENGTH digits) that is not `right`. */
+export function wrongCode(right = ''): string {
+  const ones = '1'.repeat(CODE_LENGTH);
+  return right === ones ? '2'.repeat(CODE_LENGTH) : ones;
 }
 
 export interface Member {
@@ -81,17 +89,18 @@ export { expect };
 
 /** Logs a member in through the login page with the mailed code (the n-th mail to them). */
 export async function loginAs(page: Page, member: { email: string; password: string }, { mailCount = 1, stack = E2E } = {}) {
+  const login = labels('login');
   await page.goto(`${stack.appUrl}/user/login`);
-  await page.getByRole('textbox', { name: 'メールアドレス' }).fill(member.email);
-  await page.getByRole('textbox', { name: 'パスワード' }).fill(member.password);
-  await page.getByRole('button', { name: 'ログイン', exact: true }).click();
+  await page.getByRole('textbox', { name: login.email }).fill(member.email);
+  await page.getByRole('textbox', { name: login.password }).fill(member.password);
+  await page.getByRole('button', { name: submitText('login'), exact: true }).click();
   await typeCode(page, codeIn(await waitForMail(member.email, mailCount, stack.mailUrl)));
-  await page.getByRole('button', { name: '認証してログイン' }).click();
+  await page.getByRole('button', { name: submitText('login-code') }).click();
   await expect(page).toHaveURL(/\/user\/mypage$/);
 }
 
 /** Fills the PIN boxes as a person types: one digit per box. */
 export async function typeCode(page: Page, code: string) {
-  await page.getByLabel('1桁目').click();
+  await page.getByLabel(pinBox(1)).click();
   await page.keyboard.type(code);
 }

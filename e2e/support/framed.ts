@@ -2,6 +2,7 @@
 import type { Frame, FrameLocator, Locator, Page } from '@playwright/test';
 import { expect, codeIn, waitForMail } from './fixtures';
 import { E2E } from './stack-env';
+import { labels, pinBox, submitText } from './texts';
 
 export const PHONE = { width: 390, height: 844 };
 
@@ -67,15 +68,16 @@ export async function scrollParentToBottom(page: Page, framed: Framed) {
 /** Logs in inside the frame with the mailed code (the n-th mail to the member). */
 export async function loginInFrame(page: Page, framed: Framed, member: { email: string; password: string }, mailCount = 1) {
   const { app } = framed;
-  await app.getByRole('textbox', { name: 'メールアドレス' }).fill(member.email);
-  await app.getByRole('textbox', { name: 'パスワード' }).fill(member.password);
-  await app.getByRole('button', { name: 'ログイン', exact: true }).click();
+  const login = labels('login');
+  await app.getByRole('textbox', { name: login.email }).fill(member.email);
+  await app.getByRole('textbox', { name: login.password }).fill(member.password);
+  await app.getByRole('button', { name: submitText('login'), exact: true }).click();
   // A device that logged in before may be trusted: then there is no code step.
-  const codeBox = app.getByLabel('1桁目');
+  const codeBox = app.getByLabel(pinBox(1));
   await expect.poll(async () => (await codeBox.isVisible()) || !/\/user\/login/.test(framed.frame.url())).toBe(true);
   if (!(await codeBox.isVisible())) return;
   const code = codeIn(await waitForMail(member.email, mailCount));
   await codeBox.click();
   await page.keyboard.type(code);
-  await app.getByRole('button', { name: '認証してログイン' }).click();
+  await app.getByRole('button', { name: submitText('login-code') }).click();
 }
