@@ -4,18 +4,21 @@
 import { test, expect } from './support/fixtures';
 import { expectAccessible } from './support/axe';
 import { openFramed } from './support/framed';
+import { labels, messages } from './support/texts';
+
+const login = labels('login');
 
 test('the login-failed alert keeps focus inside, the form behind is inert, Escape gives focus back', async ({ page, member }) => {
   const framed = await openFramed(page, '/login');
   const { app, frame } = framed;
-  await app.getByRole('textbox', { name: 'メールアドレス' }).fill(member.email);
-  const password = app.getByRole('textbox', { name: 'パスワード' });
+  await app.getByRole('textbox', { name: login.email }).fill(member.email);
+  const password = app.getByRole('textbox', { name: login.password });
   await password.fill('Wrong-Pass9!');
   await password.press('Enter'); // sent from the keyboard: focus is on the password box
 
   const dialog = app.getByRole('alertdialog');
-  await expect(dialog).toContainText('メールアドレスまたはパスワードが正しくありません');
-  const ok = dialog.getByRole('button', { name: 'OK' });
+  await expect(dialog).toContainText(messages.api.LOGIN_FAILED);
+  const ok = dialog.getByRole('button', { name: messages.common.ok });
   await expect(ok).toBeFocused();
 
   const focusIsInDialog = async () => {
@@ -30,7 +33,7 @@ test('the login-failed alert keeps focus inside, the form behind is inert, Escap
   await expect(ok).toBeFocused();
 
   // Behind the dialog: the form is inert, focusing does nothing, a click lands on the backdrop.
-  const email = app.getByRole('textbox', { name: 'メールアドレス' });
+  const email = app.getByRole('textbox', { name: login.email });
   await email.evaluate((el) => (el as HTMLElement).focus());
   await expect(ok).toBeFocused();
   const behind = await email.evaluate((el) => {
