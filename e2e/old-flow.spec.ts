@@ -9,17 +9,31 @@ import oldForm from '../schemas/forms/old-register.schema.json' with { type: 'js
 import messages from '../messages/ja.json' with { type: 'json' };
 import { fillMessage } from '../src/shared/validation/message-params';
 import { test, expect, waitForMail, mailsTo, codeIn, type CaughtMail } from './support/fixtures';
-import { openFramed, type Framed } from './support/framed';
+import { openFramed, PHONE, type Framed } from './support/framed';
 import { E2E } from './support/stack-env';
 
 const defs = fields.$defs;
 const newAddress = () => `old-${randomUUID().slice(0, 8)}@example.com`;
 const box = (app: FrameLocator, name: string) => app.getByRole('textbox', { name, exact: true });
 
+/** The mailed link: the parent site's page with the old registration screen in its frame. */
 function linkIn(mail: CaughtMail): string {
-  const match = /(http:\/\/\S+\/user\/old\/register\?key=[A-Za-z0-9_-]+)/.exec(mail.text);
+  const match = /(http:\/\/\S+\?path=\/user\/old\/register\?key=[A-Za-z0-9_-]+)/.exec(mail.text);
   if (!match) throw new Error(`No registration link in mail "${mail.subject}"`);
   return match[1];
+}
+
+/** The app path the link loads into the frame, as a URL of the app (to load into a frame directly). */
+const appLink = (link: string) => `${E2E.appUrl}${new URL(link).searchParams.get('path')}`;
+
+/** Opens the mailed link as a member does, at phone size: the parent site, the app in its frame. */
+async function openLink(page: Page, link: string): Promise<Framed> {
+  await page.setViewportSize(PHONE);
+  await page.goto(link);
+  const element = page.locator('#member-frame');
+  const frame = (await (await element.elementHandle())!.contentFrame())!;
+  await frame.waitForURL(/\/user\/(old\/register|email-auth)/);
+  return { frame, app: page.frameLocator('#member-frame'), element };
 }
 
 /** E-mail authentication in the frame; returns the link from the mail. */
@@ -76,9 +90,12 @@ test.describe('registration by e-mailed link (phone, in the parent frame)', () =
   test('a new visitor registers through the link, with every old rule at its edge, then logs in on the old screen', async ({ page, db }) => {
     const email = newAddress();
     const password = 'Shinshu-2026!';
-    const { framed, link } = await requestLink(page, email);
-    const { app, frame } = framed;
-    await frame.goto(link);
+    const { link } = await requestLink(page, email);
+    // The link opens the parent site with the old registration screen in its frame.
+    expect(link.startsWith(`${E2E.parentUrl}/?path=/user/old/register?key=`)).toBe(true);
+    const { app, frame } = await openLink(page, link);
+    expect(page.url()).toBe(link);
+    await expect(page.getByRole('link', { name: '二地域居住応援プログラム' })).toBeVisible();
     await expect(app.getByRole('heading', { name: '会員情報登録' })).toBeVisible();
     await expect(app.getByText(`認証済みのメールアドレス：${email}`)).toBeVisible();
     await expect(box(app, 'メールアドレス')).toHaveValue(email);
@@ -114,15 +131,26 @@ test.describe('registration by e-mailed link (phone, in the parent frame)', () =
     await app.getByRole('checkbox', { name: '介護を目的とした申し込みではありません' }).check();
 
     await app.getByRole('button', { name: '登録する' }).click();
-    await expect(app.getByRole('alertdialog')).toHaveText(new RegExp(messages.oldRegister.registered));
+    // The dialog: registered, the application received with its number, what happens next.
+    const dialog = app.getByRole('alertdialog');
+    await expect(dialog).toContainText(messages.oldRegister.registered);
+    const saved = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
+    const application = await db.selectFrom('applications').selectAll().where('user_id', '=', saved.id).executeTakeFirstOrThrow();
+    await expect(dialog).toContainText(messages.register.received);
+    await expect(dialog).toContainText(`受付番号：${application.register_number}`);
+    await expect(dialog).toContainText(messages.register.nextSteps.split('\n')[0]!);
+    await page.screenshot({ path: 'test-results/old-register-received.png' });
     await app.getByRole('button', { name: 'OK' }).click();
+    // The login page, in the parent site's frame: the member never meets the bare app.
     await expect(app.getByRole('heading', { name: '会員ログイン' })).toBeVisible();
     expect(frame.url()).toBe(`${E2E.appUrl}/user/login`);
-    const saved = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
+    expect(new URL(page.url()).origin).toBe(E2E.parentUrl);
+    await page.screenshot({ path: 'test-results/old-register-login-in-parent.png', fullPage: true });
+    expect((await waitForMail(email, 2)).text).toContain(`受付番号：${application.register_number}`);
     expect(saved).toMatchObject({ city: '202011', zip_current: '3800001', phone: '09012345678', last_name_alpha: 'Tanaka', status: 'active' });
 
     // The used link now leads back to e-mail authentication.
-    await frame.goto(link);
+    await frame.goto(appLink(link));
     await expect(app.getByRole('heading', { name: 'メールアドレス認証' })).toBeVisible();
 
     // The new member logs in on the old screen with the mailed code.
@@ -143,7 +171,7 @@ test.describe('registration by e-mailed link (phone, in the parent frame)', () =
     const { framed, link } = await requestLink(page, email);
     const { app, frame } = framed;
     await db.updateTable('registration_links').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('email', '=', email).execute();
-    for (const target of [link, `${E2E.appUrl}/user/old/register?key=${randomBytes(32).toString('base64url')}`, `${E2E.appUrl}/user/old/register`]) {
+    for (const target of [appLink(link), `${E2E.appUrl}/user/old/register?key=${randomBytes(32).toString('base64url')}`, `${E2E.appUrl}/user/old/register`]) {
       await frame.goto(target);
       await expect(app.getByRole('heading', { name: 'メールアドレス認証' })).toBeVisible();
       expect(frame.url()).toBe(`${E2E.appUrl}/user/email-auth`);
@@ -172,7 +200,7 @@ test('master lists that fail or are not lists become empty lists, and the member
   const { framed, link } = await requestLink(page, newAddress());
   await page.route('**/v1/master/denshijiti', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{"not":"a list"}' }));
   await page.route('**/v1/master/options?master_name=job', (route) => route.fulfill({ status: 500, body: '' }));
-  await framed.frame.goto(link);
+  await framed.frame.goto(appLink(link));
   const { app } = framed;
   await expect(app.getByText(messages.oldRegister.mastersEmpty)).toBeVisible();
   for (const name of ['希望する自治体', '就業形態']) {

@@ -16,7 +16,13 @@ test('a new visitor registers with the mailed code, lands on the site top, then 
   }
   await page.getByRole('checkbox', { name: /利用規約に同意する/ }).check();
   await page.getByRole('button', { name: '利用登録する' }).click();
-  await expect(page.getByRole('alertdialog')).toHaveText(/会員登録が完了しました。/);
+  // The spec's words, then: received, the 受付番号, what happens next (as the welcome mail says).
+  const dialog = page.getByRole('alertdialog');
+  await expect(dialog).toHaveText(/会員登録が完了しました。/);
+  await expect(dialog).toContainText('お申し込みを受け付けました。');
+  await expect(dialog).toContainText(/受付番号：R\d{8}-\d{6}/);
+  await expect(dialog).toContainText('事務局で内容を確認のうえ、登録の可否をメールでお知らせします。');
+  const shownNumber = /受付番号：(R\d{8}-\d{6})/.exec((await dialog.textContent()) ?? '')![1]!;
   expect(await page.evaluate(() => localStorage.getItem('token'))).toBeTruthy();
   await page.getByRole('button', { name: 'OK' }).click();
   await expect(page).toHaveURL(`${E2E.parentUrl}/`);
@@ -28,6 +34,9 @@ test('a new visitor registers with the mailed code, lands on the site top, then 
   const application = await db.selectFrom('applications').selectAll().where('user_id', '=', saved.id).executeTakeFirstOrThrow();
   expect(application.status).toBe('pending');
   expect(welcome.text).toContain(application.register_number);
+  expect(shownNumber).toBe(application.register_number);
+  expect(welcome.text).toContain('お申し込みを受け付けました。');
+  expect(welcome.text).toContain('事務局で内容を確認のうえ、登録の可否をメールでお知らせします。');
 
   await page.context().clearCookies();
   await page.goto('/user/login');
