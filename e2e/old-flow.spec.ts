@@ -5,7 +5,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FrameLocator, Page } from '@playwright/test';
 import { test, expect, waitForMail, mailsTo, codeIn, wrongCode, type CaughtMail } from './support/fixtures';
-import { openFramed, type Framed } from './support/framed';
+import { openFramed, PHONE, type Framed } from './support/framed';
 import { E2E } from './support/stack-env';
 import { CODE_LENGTH, format, labels, mailSubject, messages, placeholder, rulesOf, screenTitle, submitText, welcome } from './support/texts';
 
@@ -17,10 +17,24 @@ const detailLength = { min: oldForm.limit('purpose_detail', 'minLength'), max: o
 const newAddress = () => `old-${randomUUID().slice(0, 8)}@example.com`;
 const box = (app: FrameLocator, name: string) => app.getByRole('textbox', { name, exact: true });
 
+/** The mailed link: the parent site's page with the old registration screen in its frame. */
 function linkIn(mail: CaughtMail): string {
-  const match = /(http:\/\/\S+\/user\/old\/register\?key=[A-Za-z0-9_-]+)/.exec(mail.text);
+  const match = /(http:\/\/\S+\?path=\/user\/old\/register\?key=[A-Za-z0-9_-]+)/.exec(mail.text);
   if (!match) throw new Error(`No registration link in mail "${mail.subject}"`);
   return match[1];
+}
+
+/** The app path the link loads into the frame, as a URL of the app (to load into a frame directly). */
+const appLink = (link: string) => `${E2E.appUrl}${new URL(link).searchParams.get('path')}`;
+
+/** Opens the mailed link as a member does, at phone size: the parent site, the app in its frame. */
+async function openLink(page: Page, link: string): Promise<Framed> {
+  await page.setViewportSize(PHONE);
+  await page.goto(link);
+  const element = page.locator('#member-frame');
+  const frame = (await (await element.elementHandle())!.contentFrame())!;
+  await frame.waitForURL(/\/user\/(old\/register|email-auth)/);
+  return { frame, app: page.frameLocator('#member-frame'), element };
 }
 
 /** E-mail authentication in the frame; returns the link from the mail. */
@@ -78,9 +92,11 @@ test.describe('registration by e-mailed link (phone, in the parent frame)', () =
   test('a new visitor registers through the link, with every old rule at its edge, then logs in on the old screen', async ({ page, db }) => {
     const email = newAddress();
     const password = 'Shinshu-2026!';
-    const { framed, link } = await requestLink(page, email);
-    const { app, frame } = framed;
-    await frame.goto(link);
+    const { link } = await requestLink(page, email);
+    // The link opens the parent site with the old registration screen in its frame.
+    expect(link.startsWith(`${E2E.parentUrl}/?path=/user/old/register?key=`)).toBe(true);
+    const { app, frame } = await openLink(page, link);
+    expect(page.url()).toBe(link);
     await expect(app.getByRole('heading', { name: screenTitle('old/register') })).toBeVisible();
     await expect(app.getByText(format(messages.oldRegister.verifiedAddress, { email }))).toBeVisible();
     await expect(box(app, registerLabels.email)).toHaveValue(email);
@@ -115,15 +131,27 @@ test.describe('registration by e-mailed link (phone, in the parent frame)', () =
     await app.getByRole('checkbox', { name: registerLabels.condition_not_care }).check();
 
     await app.getByRole('button', { name: submitText('old-register') }).click();
-    await expect(app.getByRole('alertdialog')).toContainText(messages.oldRegister.registered);
+    // The dialog: registered, the application received with its number, what happens next.
+    const dialog = app.getByRole('alertdialog');
+    await expect(dialog).toContainText(messages.oldRegister.registered);
+    const saved = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
+    const application = await db.selectFrom('applications').selectAll().where('user_id', '=', saved.id).executeTakeFirstOrThrow();
+    const number = format(messages.register.registerNumber, { registerNumber: application.register_number });
+    await expect(dialog).toContainText(messages.register.received);
+    await expect(dialog).toContainText(number);
+    await expect(dialog).toContainText(messages.register.nextSteps.split('\n')[0]!);
+    await page.screenshot({ path: 'test-results/old-register-received.png' });
     await app.getByRole('button', { name: messages.common.ok }).click();
+    // The login page, in the parent site's frame: the member never meets the bare app.
     await expect(app.getByRole('heading', { name: screenTitle('login') })).toBeVisible();
     expect(frame.url()).toBe(`${E2E.appUrl}/user/login`);
-    const saved = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
+    expect(new URL(page.url()).origin).toBe(E2E.parentUrl);
+    await page.screenshot({ path: 'test-results/old-register-login-in-parent.png', fullPage: true });
+    expect((await waitForMail(email, 2)).text).toContain(number);
     expect(saved).toMatchObject({ city: '202011', zip_current: '3800001', phone: '09012345678', last_name_alpha: 'Tanaka', status: 'active' });
 
     // The used link now leads back to e-mail authentication.
-    await frame.goto(link);
+    await frame.goto(appLink(link));
     await expect(app.getByRole('heading', { name: screenTitle('email-auth') })).toBeVisible();
 
     // The new member logs in on the old screen with the mailed code.
@@ -144,7 +172,7 @@ test.describe('registration by e-mailed link (phone, in the parent frame)', () =
     const { framed, link } = await requestLink(page, email);
     const { app, frame } = framed;
     await db.updateTable('registration_links').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('email', '=', email).execute();
-    for (const target of [link, `${E2E.appUrl}/user/old/register?key=${randomBytes(32).toString('base64url')}`, `${E2E.appUrl}/user/old/register`]) {
+    for (const target of [appLink(link), `${E2E.appUrl}/user/old/register?key=${randomBytes(32).toString('base64url')}`, `${E2E.appUrl}/user/old/register`]) {
       await frame.goto(target);
       await expect(app.getByRole('heading', { name: screenTitle('email-auth') })).toBeVisible();
       expect(frame.url()).toBe(`${E2E.appUrl}/user/email-auth`);
@@ -173,7 +201,7 @@ test('master lists that fail or are not lists become empty lists, and the member
   const { framed, link } = await requestLink(page, newAddress());
   await page.route('**/v1/master/denshijiti', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{"not":"a list"}' }));
   await page.route('**/v1/master/options?master_name=job', (route) => route.fulfill({ status: 500, body: '' }));
-  await framed.frame.goto(link);
+  await framed.frame.goto(appLink(link));
   const { app } = framed;
   await expect(app.getByText(messages.oldRegister.mastersEmpty)).toBeVisible();
   for (const name of [registerLabels.city, registerLabels.job]) {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { test, expect, waitForMail, codeIn, typeCode, wrongCode } from './support/fixtures';
 import { E2E } from './support/stack-env';
 import { field, fillProfile, verifyEmail } from './support/register';
-import { codeSent, label, labels, mailSubject, messages, passwordChecklist, pinBox, rulesOf, submitText, welcome } from './support/texts';
+import { codeSent, label, labels, mailSubject, messages, passwordChecklist, pinBox, rulesOf, submitText, textPattern, welcome } from './support/texts';
 
 const newAddress = () => `visitor-${randomUUID().slice(0, 8)}@example.com`;
 const step1 = labels('register-email');
@@ -19,7 +19,13 @@ test('a new visitor registers with the mailed code, lands on the site top, then 
   }
   await page.getByRole('checkbox', { name: agreeToTerms }).check();
   await page.getByRole('button', { name: messages.register.submit }).click();
-  await expect(page.getByRole('alertdialog')).toContainText(messages.register.completed);
+  // The spec's words, then: received, the 受付番号, what happens next (as the welcome mail says).
+  const dialog = page.getByRole('alertdialog');
+  await expect(dialog).toContainText(messages.register.completed);
+  await expect(dialog).toContainText(messages.register.received);
+  const nextSteps = messages.register.nextSteps.split('\n');
+  for (const line of nextSteps) await expect(dialog).toContainText(line);
+  const shownNumber = textPattern(messages.register.registerNumber, { registerNumber: '(R\\d{8}-\\d{6})' }).exec((await dialog.textContent()) ?? '')?.[1];
   expect(await page.evaluate(() => localStorage.getItem('token'))).toBeTruthy();
   await page.getByRole('button', { name: messages.common.ok }).click();
   await expect(page).toHaveURL(`${E2E.parentUrl}/`);
@@ -31,6 +37,9 @@ test('a new visitor registers with the mailed code, lands on the site top, then 
   const application = await db.selectFrom('applications').selectAll().where('user_id', '=', saved.id).executeTakeFirstOrThrow();
   expect(application.status).toBe('pending');
   expect(welcomeMail.text).toContain(application.register_number);
+  expect(shownNumber).toBe(application.register_number);
+  expect(welcomeMail.text).toContain(messages.register.received);
+  for (const line of nextSteps) expect(welcomeMail.text).toContain(line);
 
   await page.context().clearCookies();
   await page.goto('/user/login');

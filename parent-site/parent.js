@@ -2,10 +2,19 @@
 // reports, bring the part of the frame the app asks for into view (the top after each of its
 // navigations, a dialog that opens, the first error of a form), and navigate when the app asks
 // for "top window" navigation. Messages from any other origin are ignored.
+// A link to this page with `?path=/user/…` (the mails' links: src/shared/parent-link.ts) loads
+// that app path into the frame; only paths of the app's own origin under /user are taken.
 (function () {
   var frame = document.getElementById('member-frame');
   var appOrigin = new URL(frame.getAttribute('data-app-origin')).origin;
   var MARGIN = 16;
+
+  // A reload keeps the path, so a member who reloads a mailed link's page meets it again.
+  var path = new URLSearchParams(window.location.search).get('path');
+  if (path && path.charAt(0) === '/' && path.charAt(1) !== '/' && path.charAt(1) !== '\\') {
+    var target = new URL(path, appOrigin);
+    if (target.origin === appOrigin && /^\/user(\/|$)/.test(target.pathname)) frame.src = target.href;
+  }
 
   function show(top, height) {
     var frameTop = frame.getBoundingClientRect().top;

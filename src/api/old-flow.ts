@@ -11,7 +11,7 @@ export const requestRegistrationLink = (email: string) => call<unknown>('post', 
 /** The address a link proves; a non-OK answer is a failure. */
 export const verifyRegistrationLink = (key: string) => call<{ email?: string }>('get', '/email/verify', { auth: 'none', params: { key } });
 
-export const registerByLink = (body: OldRegistrationPayload) => call<unknown>('post', '/user/register-by-link', { auth: 'client', body });
+export const registerByLink = (body: OldRegistrationPayload) => call<{ register_number?: string }>('post', '/user/register-by-link', { auth: 'client', body });
 
 /** The earliest login: mails a code to the address (the answer is the same for any address). */
 export const sendOldLoginCode = (email: string) => call<unknown>('post', '/user/verify', { auth: 'client', body: { email } });

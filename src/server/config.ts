@@ -3,6 +3,9 @@
 import { join, resolve } from 'node:path';
 import mail from '../../messages/mail.ja.json';
 import { DEFAULT_LIMITS, type LimitNumbers } from './limits/rate-limits';
+import { inParent } from '../shared/parent-link';
+import catalogue from '../../schemas/catalogue.json';
+import type { MailLinks } from './mail/mailer';
 
 export interface Config {
   port: number;
@@ -30,6 +33,11 @@ export interface Config {
   monitorUrl: string;
   /** The survey page members answer (opens in a new tab from my page). */
   surveyUrl: string;
+  /** How members reach the secretariat; every mail ends with these (messages/mail.ja.json footer). */
+  supportUrl: string;
+  /** Stand-in default: an example number that must be replaced by the real one. */
+  supportPhone: string;
+  supportHours: string;
   publicUrl: string;
   sessionSeconds: number;
   codeTtlSeconds: number;
@@ -73,6 +81,17 @@ function origin(name: string, raw: string): string {
   }
 }
 
+/** What every mail may link to or name: the secretariat's contact and the login page, both
+ *  opened in the parent site with the app in its frame. */
+export function mailLinksOf(config: Pick<Config, 'siteTopUrl' | 'supportUrl' | 'supportPhone' | 'supportHours'>): MailLinks {
+  return {
+    supportUrl: config.supportUrl,
+    supportPhone: config.supportPhone,
+    supportHours: config.supportHours,
+    loginUrl: inParent(config.siteTopUrl, `${catalogue.basePath}/login`),
+  };
+}
+
 /** Where mail goes: the configured relay, or the mail catcher `npm start` embeds. */
 export function smtpUrlOf(config: Pick<Config, 'smtpUrl' | 'mailCatcherSmtpPort'>): string {
   return config.smtpUrl ?? `smtp://127.0.0.1:${config.mailCatcherSmtpPort}`;
@@ -94,6 +113,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) throw new Error('SMTP_URL must be an smtp:// or smtps:// URL');
   const redisUrl = env.REDIS_URL || undefined;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) throw new Error('REDIS_URL must be a redis:// or rediss:// URL');
+  const siteTopUrl = env.SITE_TOP_URL ?? `${parentOrigins[0] ?? `http://localhost:${parentSitePort}`}/`;
+  // Mails link to it (src/shared/parent-link.ts): it must be absolute.
+  origin('SITE_TOP_URL', siteTopUrl);
+  if (env.SUPPORT_URL) origin('SUPPORT_URL', env.SUPPORT_URL);
   const mailFrom = env.MAIL_FROM ?? mail.from;
   const mailDomain = /@([^>\s]+)>?\s*$/.exec(mailFrom)?.[1];
   if (!mailDomain) throw new Error(`MAIL_FROM must contain an address, got "${mailFrom}"`);
@@ -110,10 +133,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clientKey: env.CLIENT_KEY || undefined,
     secret: env.APP_SECRET || undefined,
     parentOrigins,
-    siteTopUrl: env.SITE_TOP_URL ?? `${parentOrigins[0] ?? `http://localhost:${parentSitePort}`}/`,
+    siteTopUrl,
     parentSitePort,
     monitorUrl: env.MONITOR_URL ?? `http://localhost:${parentSitePort}/monitor`,
     surveyUrl: env.SURVEY_URL ?? `http://localhost:${parentSitePort}/survey`,
+    supportUrl: env.SUPPORT_URL || inParent(siteTopUrl, `${catalogue.basePath}/contact`),
+    supportPhone: env.SUPPORT_PHONE || '0120-000-000',
+    supportHours: env.SUPPORT_HOURS || '平日 9:00〜17:00',
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     sessionSeconds: int(env, 'SESSION_SECONDS', 3600),
     codeTtlSeconds: int(env, 'CODE_TTL_SECONDS', 600),

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { loadConfig, smtpUrlOf, type Config } from './config';
+import { loadConfig, smtpUrlOf, mailLinksOf, type Config } from './config';
 import { openDb, migrate } from './db/connect';
 import { isDatabaseUnavailable, isMissingDatabase } from './db/errors';
 import { createMailer } from './mail/mailer';
@@ -114,7 +114,7 @@ export async function startStack(config: Config = loadConfig(), { mountClient, d
   const catcher = config.smtpUrl ? undefined : await startMailCatcher(config.mailCatcherSmtpPort, config.mailCatcherWebPort);
   const app = await build({
     db,
-    mailer: createMailer(smtpUrlOf(config), config.mailFrom, config.smtpTimeoutSeconds * 1000),
+    mailer: createMailer(smtpUrlOf(config), config.mailFrom, config.smtpTimeoutSeconds * 1000, mailLinksOf(config)),
     redis,
     trustProxy: config.trustProxy,
     requestTimeoutMs: config.requestTimeoutSeconds * 1000,

@@ -4,6 +4,7 @@ import type { AppContext } from './context';
 import { createRegistrationLinks } from './services/registration-links';
 import { isTaken } from './registrations';
 import { format } from '../shared/format';
+import { inParent } from '../shared/parent-link';
 import catalogue from '../../schemas/catalogue.json';
 import mail from '../../messages/mail.ja.json';
 
@@ -24,7 +25,8 @@ export function oldFlow(ctx: AppContext) {
       const taken = await isTaken(ctx.db, email);
       await links.issue(email, network, async (key) => {
         if (taken) return ctx.mailer.send(email, 'registerAttempted');
-        const url = `${ctx.config.publicUrl}${LINK_ROUTE}?key=${encodeURIComponent(key)}`;
+        // The parent site's page with the old registration screen in its frame, not the bare app.
+        const url = inParent(ctx.config.siteTopUrl, `${LINK_ROUTE}?key=${encodeURIComponent(key)}`);
         await ctx.mailer.send(email, 'registerLink', { url, lifetime: lifetimeText(ctx.config.registrationLinkSeconds) });
       });
     },

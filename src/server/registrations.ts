@@ -47,7 +47,8 @@ async function writeRetryingNumber<T>(write: () => Promise<T>): Promise<T> {
 
 /** Inserts the member, their pending application and the queued welcome mail in one
  *  transaction; `prove` runs first in it and throws when the address is not (or no longer)
- *  proven. Returns the member and the welcome mail's outbox id. */
+ *  proven. Returns the member, the application's register number (the 受付番号 the welcome mail
+ *  quotes, answered to the member at once) and the welcome mail's outbox id. */
 export async function insertMember(
   db: Db,
   outbox: Outbox,
@@ -55,7 +56,7 @@ export async function insertMember(
   member: NewMember,
   passwordHash: string,
   prove: (tx: Db) => Promise<void>,
-): Promise<{ userId: string; welcomeId: string }> {
+): Promise<{ userId: string; registerNumber: string; welcomeId: string }> {
   const write = () =>
     db.transaction().execute(async (tx) => {
       await prove(tx);
@@ -79,7 +80,7 @@ export async function insertMember(
       const number = registerNumber(at);
       await tx.insertInto('applications').values({ id: randomUUID(), user_id: id, register_number: number, status: 'pending', applied_at: iso(at), decided_at: null }).execute();
       const name = `${member.data.last_name_kanji} ${member.data.first_name_kanji}`;
-      return { userId: id, welcomeId: await outbox.queue(tx, member.email, 'welcome', { name, registerNumber: number }) };
+      return { userId: id, registerNumber: number, welcomeId: await outbox.queue(tx, member.email, 'welcome', { name, registerNumber: number }) };
     });
   return writeRetryingNumber(write);
 }

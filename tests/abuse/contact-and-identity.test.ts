@@ -18,7 +18,7 @@ import { japanDay } from '../../src/server/services/clock';
 import type { FormModule } from '../../src/engine/SchemaForm';
 import { buildFormModule } from '../support/forms';
 import { browserFieldErrors } from '../support/field-messages';
-import { DATABASES, Harness, expectError, japaneseText, setUpOrFail, validContact } from '../support/api-harness';
+import { DATABASES, Harness, expectError, japaneseText, setUpOrFail, validContact, testMailLinks } from '../support/api-harness';
 import { rulesOf } from '../support/schema-messages';
 
 const contact = rulesOf('contact');
@@ -109,7 +109,7 @@ describe.each(DATABASES)('contact and identity limits ($name)', ({ kind }) => {
     expect(mails).toHaveLength(1);
     // Nothing but the number reaches the template, so no wording change can leak the text.
     expect(mails[0].values).toEqual({ ticketNo });
-    const { subject, text, html } = renderMail(mails[0].template, mails[0].values);
+    const { subject, text, html } = renderMail(mails[0].template, mails[0].values, testMailLinks);
     expect(subject).toContain(ticketNo);
     expect(text).toContain(`受付番号：${ticketNo}`);
     for (const typed of [lure.slice(0, 8), '山田銀行', '本店', email]) {
@@ -128,8 +128,8 @@ describe.each(DATABASES)('contact and identity limits ($name)', ({ kind }) => {
     expect(own.statusCode, own.body).toBe(200);
     expect(h.mailer.to('someone-else@example.com')).toEqual([]);
     const [ack] = h.mailer.to(member.email);
-    expect(renderMail(ack.template, ack.values).text).toContain(content);
-    expect(renderMail(ack.template, ack.values).text).toContain('高橋 美咲 様');
+    expect(renderMail(ack.template, ack.values, testMailLinks).text).toContain(content);
+    expect(renderMail(ack.template, ack.values, testMailLinks).text).toContain('高橋 美咲 様');
   });
 
   it('11(b) at most 3 acknowledgements per recipient a day, counted atomically under 30 parallel requests; every inquiry is stored and answered alike', async () => {
@@ -269,7 +269,7 @@ describe('12 the mailer reaches a carrier address over SMTP', () => {
     const relayPort = await freePort();
     await new Promise<void>((resolve) => relay.listen(relayPort, '127.0.0.1', resolve));
     try {
-      await createMailer(`smtp://127.0.0.1:${relayPort}`, 'Test <no-reply@example.jp>', 5000).send(CARRIER, 'passwordChanged', { name: '山田 太郎' });
+      await createMailer(`smtp://127.0.0.1:${relayPort}`, 'Test <no-reply@example.jp>', 5000, testMailLinks).send(CARRIER, 'passwordChanged', { name: '山田 太郎' });
       expect(recipients).toEqual([`"${CARRIER.split('@')[0]}"@docomo.ne.jp`]);
     } finally {
       await new Promise<void>((resolve) => relay.close(() => resolve()));
@@ -279,7 +279,7 @@ describe('12 the mailer reaches a carrier address over SMTP', () => {
     const [smtpPort, webPort] = [await freePort(), await freePort()];
     const catcher = await startMailCatcher(smtpPort, webPort);
     try {
-      await createMailer(`smtp://127.0.0.1:${smtpPort}`, 'Test <no-reply@example.jp>', 5000).send(CARRIER, 'passwordChanged', { name: '山田 太郎' });
+      await createMailer(`smtp://127.0.0.1:${smtpPort}`, 'Test <no-reply@example.jp>', 5000, testMailLinks).send(CARRIER, 'passwordChanged', { name: '山田 太郎' });
       const caught = (await (await fetch(`http://127.0.0.1:${webPort}/email`)).json()) as Array<{ envelope: { to: Array<{ address: string }> }; subject: string }>;
       expect(caught.flatMap((m) => m.envelope.to.map((t) => t.address))).toEqual([`"${CARRIER.split('@')[0]}"@docomo.ne.jp`]);
     } finally {

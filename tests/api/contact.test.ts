@@ -10,7 +10,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { renderMail } from '../../src/server/mail/mailer';
 import type { Selectable } from 'kysely';
 import type { InquiriesTable } from '../../src/server/db/types';
-import { CLIENT_KEY, DATABASES, Harness, expectError, japaneseText, setUpOrFail, validContact, type Member } from '../support/api-harness';
+import { CLIENT_KEY, DATABASES, Harness, expectError, japaneseText, setUpOrFail, validContact, type Member, testMailLinks } from '../support/api-harness';
 import { rulesOf } from '../support/schema-messages';
 import messages from '../../messages/ja.json';
 
@@ -124,7 +124,7 @@ describe.each(DATABASES)('POST /v1/contact ($name)', ({ kind }) => {
       // One mail, to the given address, quoting the ticket number and nothing the visitor typed
       // (docs/decisions/011: anyone can type anyone's address here).
       expect(h.mailer.sent).toEqual([{ to: email, template: 'contactReceivedVisitor', values: { ticketNo: body.ticket_no } }]);
-      const rendered = renderMail('contactReceivedVisitor', h.mailer.sent[0].values);
+      const rendered = renderMail('contactReceivedVisitor', h.mailer.sent[0].values, testMailLinks);
       expect(rendered.subject).toContain(`受付番号：${body.ticket_no}`);
       expect(rendered.text).toContain(`受付番号：${body.ticket_no}`);
       expect(rendered.text).not.toContain('佐藤');

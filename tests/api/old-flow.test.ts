@@ -15,7 +15,8 @@ import { rulesOf, schemaSet } from '../support/schema-messages';
 
 // Read as JSON.parse does (the file holds lone-surrogate examples Vite's JSON import refuses).
 const defs = JSON.parse(readFileSync(new URL('../../schemas/shared/fields.json', import.meta.url), 'utf8')).$defs;
-const LINK = new RegExp(`^${testConfig.publicUrl}/user/old/register\\?key=([A-Za-z0-9_-]{43})$`);
+// The link opens the parent site's top page with the old registration screen in its frame.
+const LINK = new RegExp(`^${testConfig.siteTopUrl.replace(/[.?]/g, '\\$&')}\\?path=/user/old/register\\?key=([A-Za-z0-9_-]{43})$`);
 
 /** A complete old registration the server accepts for `email` with link `key`. */
 function oldRegistration(email: string, key: string, overrides: Record<string, unknown> = {}) {
@@ -74,7 +75,7 @@ describe.each(DATABASES)('old flow ($name)', ({ kind }) => {
   }
 
   describe('POST /v1/email/register {flow: "link"}', () => {
-    it('mails a link to /user/old/register?key=… whose key is stored only as a keyed hash, living REGISTRATION_LINK_SECONDS', async () => {
+    it('mails a link to the parent site with /user/old/register?key=… in its frame, whose key is stored only as a keyed hash, living REGISTRATION_LINK_SECONDS', async () => {
       const email = h.uniqueEmail('link');
       const key = await linkFor(email);
       expect(Buffer.from(key, 'base64url')).toHaveLength(32); // 256 random bits
@@ -191,7 +192,10 @@ describe.each(DATABASES)('old flow ($name)', ({ kind }) => {
       expect(user).toMatchObject({ status: 'active', city: '202011', zip_current: '3800001', phone: '09012345678', last_name_alpha: 'Yamada' });
       const application = await h.db.selectFrom('applications').selectAll().where('user_id', '=', user.id).executeTakeFirstOrThrow();
       expect(application.status).toBe('pending');
+      // The answer carries the register number the welcome mail quotes.
+      expect(res.json()).toEqual({ message: 'registered', register_number: application.register_number });
       expect(h.mailer.to(email).at(-1)!.template).toBe('welcome');
+      expect(h.mailer.to(email).at(-1)!.values.registerNumber).toBe(application.register_number);
       // Single use: the same link, and any other link to that address, open nothing now.
       expectError(await verifyKey(key), 400, 'LINK_INVALID');
       expectError(await verifyKey(other), 400, 'LINK_INVALID');

@@ -22,6 +22,7 @@ import {
   type ErrorBody,
   type Member,
   type ResetIdentity,
+  testMailLinks,
 } from '../support/api-harness';
 import { passwordMessages, rulesOf } from '../support/schema-messages';
 
@@ -109,7 +110,7 @@ describe.each(DATABASES)('password reset ($name)', ({ kind }) => {
       expect(mail.template).toBe('passwordResetCode');
       expect(String(mail.values.code)).toMatch(/^\d{5}$/);
       expect(mail.values.minutes).toBe(testConfig.codeTtlSeconds / 60);
-      expect(renderMail('passwordResetCode', mail.values).text).toContain(`    ${mail.values.code}\n`);
+      expect(renderMail('passwordResetCode', mail.values, testMailLinks).text).toContain(`    ${mail.values.code}\n`);
 
       const rows = await codesFor(m.email);
       expect(rows).toHaveLength(1);
@@ -436,7 +437,7 @@ describe.each(DATABASES)('password reset ($name)', ({ kind }) => {
       expect(h.mailer.to(m.email).map((mail) => mail.template)).toEqual(['passwordResetCode', 'passwordChanged']);
       const changed = h.mailer.to(m.email)[1];
       expect(changed.values).toEqual({ name: '中村 由美' });
-      const rendered = renderMail('passwordChanged', changed.values);
+      const rendered = renderMail('passwordChanged', changed.values, testMailLinks);
       expect(rendered.subject).toContain('パスワードが変更されました');
       expect(rendered.text).toContain('中村 由美 様');
 

@@ -6,6 +6,7 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ErrorCode } from '../../src/server/errors';
 import { renderMail } from '../../src/server/mail/mailer';
+import { applicationReceived } from '../../src/app/application-received';
 import type { UserInfo } from '../../src/shared/api-types';
 import messages from '../../messages/ja.json';
 import { passwordMessages, rulesOf } from '../support/schema-messages';
@@ -20,6 +21,7 @@ import {
   testConfig,
   validRegistration,
   type ErrorBody,
+  testMailLinks,
 } from '../support/api-harness';
 
 // Field messages and limits, read from the prepared schemas (what the form and the server show),
@@ -339,8 +341,8 @@ describe.each(DATABASES)('registration ($name)', ({ kind }) => {
       });
       const res = await h.register(payload);
       expect(res.statusCode, res.body).toBe(200);
-      const body = res.json<{ token: string; expires_in: number }>();
-      expect(Object.keys(body).sort()).toEqual(['expires_in', 'token']);
+      const body = res.json<{ token: string; expires_in: number; register_number: string }>();
+      expect(Object.keys(body).sort()).toEqual(['expires_in', 'register_number', 'token']);
       expect(body.token).toMatch(/^[A-Za-z0-9_-]{43,}$/);
       expect(body.expires_in).toBe(testConfig.sessionSeconds);
 
@@ -392,16 +394,23 @@ describe.each(DATABASES)('registration ($name)', ({ kind }) => {
       expect(application.status).toBe('pending');
       expect(application.decided_at).toBeNull();
       expect(application.register_number).toMatch(/^R\d{8}-\d{6}$/);
+      // … answered at once, for the completion dialog …
+      expect(body.register_number).toBe(application.register_number);
 
       // … quoted in the welcome mail.
       const mails = h.mailer.to(email);
       expect(mails.map((m) => m.template)).toEqual(['registerCode', 'welcome']);
       expect(mails[1].values).toEqual({ name: '山田 太郎', registerNumber: application.register_number });
-      const rendered = renderMail('welcome', mails[1].values);
+      const rendered = renderMail('welcome', mails[1].values, testMailLinks);
       expect(rendered.subject).toContain('会員登録のお申し込みを受け付けました');
       expect(rendered.text).toContain('山田 太郎 様');
       expect(rendered.text).toContain(`受付番号：${application.register_number}`);
-      const registerCodeMail = renderMail('registerCode', mails[0].values);
+      // The completion dialog and the welcome mail say the same, in the same words: received,
+      // the number, what happens next (src/app/application-received.ts).
+      const dialog = applicationReceived(body.register_number);
+      expect(dialog).toContain(`受付番号：${application.register_number}`);
+      for (const line of dialog.split('\n').filter(Boolean)) expect(rendered.text).toContain(line);
+      const registerCodeMail = renderMail('registerCode', mails[0].values, testMailLinks);
       expect(registerCodeMail.text).toContain(`    ${code}\n`);
 
       // The member logs in with the new password.

@@ -11,7 +11,7 @@ import { build } from '../../src/server/app';
 import { createMailer, type Mailer } from '../../src/server/mail/mailer';
 import { createOutbox } from '../../src/server/mail/outbox';
 import { createMember } from '../../src/server/seed';
-import { CLIENT_KEY, SECRET, expectError, openTestDb, setUpOrFail, testConfig, type SentMail, type TestDb } from '../support/api-harness';
+import { CLIENT_KEY, SECRET, expectError, openTestDb, setUpOrFail, testConfig, type SentMail, type TestDb, testMailLinks } from '../support/api-harness';
 
 const TIMEOUT_MS = 800;
 type Mode = 'accept' | 'refuse';
@@ -61,8 +61,8 @@ describe('mail relay faults', () => {
 
     testDb = await openTestDb('sqlite');
     const common = { db: testDb.db, clientKey: CLIENT_KEY, secret: SECRET, config: testConfig };
-    app = await build({ ...common, mailer: recording(createMailer(`smtp://127.0.0.1:${relayPort}`, 'Test <no-reply@example.jp>', TIMEOUT_MS)) });
-    hangingApp = await build({ ...common, mailer: recording(createMailer(`smtp://127.0.0.1:${silentPort}`, 'Test <no-reply@example.jp>', TIMEOUT_MS)) });
+    app = await build({ ...common, mailer: recording(createMailer(`smtp://127.0.0.1:${relayPort}`, 'Test <no-reply@example.jp>', TIMEOUT_MS, testMailLinks)) });
+    hangingApp = await build({ ...common, mailer: recording(createMailer(`smtp://127.0.0.1:${silentPort}`, 'Test <no-reply@example.jp>', TIMEOUT_MS, testMailLinks)) });
   });
   afterAll(async () => {
     await app?.close();
@@ -117,7 +117,7 @@ describe('mail relay faults', () => {
 
   it('a notice sent while the relay refuses waits in the outbox and goes out when it accepts again', async () => {
     mode = 'refuse';
-    const outbox = createOutbox(testDb.db, createMailer(`smtp://127.0.0.1:${relayPort}`, 'Test <no-reply@example.jp>', TIMEOUT_MS));
+    const outbox = createOutbox(testDb.db, createMailer(`smtp://127.0.0.1:${relayPort}`, 'Test <no-reply@example.jp>', TIMEOUT_MS, testMailLinks));
     const { id, sent } = await outbox.send('notice@example.com', 'withdrawn', { name: '山田 花子' });
     expect(sent).toBe(false);
     mode = 'accept';

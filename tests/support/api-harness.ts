@@ -13,7 +13,8 @@ import { build, type BuildOptions } from '../../src/server/app';
 import { migrate, openDb, type Db } from '../../src/server/db/connect';
 import type { NewUser } from '../../src/server/db/types';
 import type { AppConfig } from '../../src/server/context';
-import type { Mailer, MailTemplate } from '../../src/server/mail/mailer';
+import type { MailLinks, Mailer, MailTemplate } from '../../src/server/mail/mailer';
+import { loadConfig, mailLinksOf } from '../../src/server/config';
 import type { ErrorCode } from '../../src/server/errors';
 import { createMember } from '../../src/server/seed';
 import messages from '../../messages/ja.json';
@@ -50,6 +51,9 @@ export const testConfig: AppConfig = {
   // their own tests (tests/api/rate-limits.test.ts, tests/abuse/).
   limits: { ...DEFAULT_LIMITS, ipRequests: 1_000_000, mailsPerNetworkHour: 1_000_000, earliestLoginPerNetworkHour: 1_000_000 },
 };
+
+/** What the mails link to and name with the default configuration (no SUPPORT_* set). */
+export const testMailLinks: MailLinks = mailLinksOf(loadConfig({}));
 
 /** The Japanese text each error code must answer with: the catalogue's (messages/ja.json "api"),
  *  so a reworded message keeps the tests that check it green. */

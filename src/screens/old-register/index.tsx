@@ -1,7 +1,8 @@
 // Member information registration by link (the earlier generation): the mailed key is checked
 // on load (no key, a failed check or no address → /email-auth); the verified address is held
 // apart from the form and shown read-only in its e-mail field; the old form's own rules apply;
-// success goes to the login page.
+// success shows the register number and the next step, then goes to the login page (in the
+// parent site's frame).
 import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import * as oldRegisterForm from 'virtual:form/old-register';
@@ -16,6 +17,10 @@ import { getMastersOrEmpty, type MasterName } from '../../api/masters';
 import { mastersOf } from '../../shared/validation/conditions';
 import { registerByLink, verifyRegistrationLink, type OldRegistrationPayload } from '../../api/old-flow';
 import { useAlert } from '../../app/alert';
+import { applicationReceived } from '../../app/application-received';
+import { appPath, isFramed, navigateTop } from '../../app/frame';
+import { settings } from '../../api/settings';
+import { inParent } from '../../shared/parent-link';
 
 const text = messages.oldRegister;
 /** The option lists the form's fields name (x-master), the denshijiti master among them. */
@@ -57,13 +62,16 @@ export default function OldRegisterScreen() {
   const submit = async (form: Form) => {
     setBusy(true);
     try {
-      await registerByLink({
+      const answer = await registerByLink({
         ...form,
         key: key!,
         email: verifiedEmail!,
       });
-      await alert(text.registered);
-      navigate(paths.login, { replace: true });
+      await alert(`${text.registered}\n\n${applicationReceived(answer?.register_number)}`);
+      // Framed, the login page opens in the frame; opened bare (a link mailed before links went
+      // through the parent site), the member lands on the parent site's page with it inside.
+      if (isFramed()) navigate(paths.login, { replace: true });
+      else navigateTop(inParent(new URL(settings().siteTopUrl, window.location.href).href, appPath(paths.login)));
     } catch (failure) {
       if (failure instanceof ApiFailure && failure.fields) setFieldErrors(failure.fields);
       await alert(format(text.registerFailed, { detail: failure instanceof ApiFailure ? failure.message : messages.client.unknown }));

@@ -18,6 +18,7 @@ import { ApiFailure } from '../../api/client';
 import { getMasters, MasterLoadError } from '../../api/masters';
 import { registerMember } from '../../api/registration';
 import { useAlert } from '../../app/alert';
+import { applicationReceived } from '../../app/application-received';
 import { LegalDocument } from '../../app/LegalDocument';
 import { navigateTop } from '../../app/frame';
 import { settings } from '../../api/settings';
@@ -82,12 +83,12 @@ export default function RegisterScreen() {
     const payload = registrationToWire(profileForm.schema, normalise(profileForm.schema, profile as Profile), verified);
     setBusy(true);
     try {
-      const { token, expires_in } = await registerMember(payload);
+      const { token, expires_in, register_number } = await registerMember(payload);
       if (!token) return await alert(text.tokenMissing);
       startSession(token, expires_in);
       setRegistered(true);
       clearDraft();
-      await alert(text.completed);
+      await alert(`${text.completed}\n\n${applicationReceived(register_number)}`);
       navigateTop(settings().siteTopUrl);
     } catch (failure) {
       if (failure instanceof ApiFailure && failure.fields) {

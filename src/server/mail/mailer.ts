@@ -6,6 +6,15 @@ import { format } from '../../shared/format';
 
 export type MailTemplate = keyof typeof mail.templates;
 
+/** Filled into every template and the footer from configuration (src/server/config.ts
+ *  mailLinksOf): how to reach the secretariat, and where to log in. */
+export interface MailLinks {
+  supportUrl: string;
+  supportPhone: string;
+  supportHours: string;
+  loginUrl: string;
+}
+
 export interface Mailer {
   send(to: string, template: MailTemplate, values?: Record<string, string | number>): Promise<void>;
 }
@@ -13,8 +22,8 @@ export interface Mailer {
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-export function renderMail(template: MailTemplate, values: Record<string, string | number> = {}) {
-  const all = { site: messages.site.name, operator: mail.operator, ...values };
+export function renderMail(template: MailTemplate, values: Record<string, string | number>, links: MailLinks) {
+  const all = { site: messages.site.name, operator: mail.operator, ...links, ...values };
   const { subject, body } = mail.templates[template];
   const text = `${format(body, all)}\n\n――――――――――\n${format(mail.footer, all)}\n`;
   const html = `<!doctype html><html lang="ja"><body style="font-family:sans-serif;line-height:1.7;color:#222">${text
@@ -27,7 +36,7 @@ export function renderMail(template: MailTemplate, values: Record<string, string
 
 /** A relay that accepts the connection but never answers must not hold a request for
  *  nodemailer's default minutes: connect, greeting and every socket wait get `timeoutMs`. */
-export function createMailer(smtpUrl: string, from: string, timeoutMs = 5000): Mailer {
+export function createMailer(smtpUrl: string, from: string, timeoutMs: number, links: MailLinks): Mailer {
   const transport = nodemailer.createTransport({
     url: smtpUrl,
     connectionTimeout: timeoutMs,
@@ -37,7 +46,7 @@ export function createMailer(smtpUrl: string, from: string, timeoutMs = 5000): M
   });
   return {
     async send(to, template, values) {
-      await transport.sendMail({ from, to, ...renderMail(template, values) });
+      await transport.sendMail({ from, to, ...renderMail(template, values ?? {}, links) });
     },
   };
 }

@@ -43,13 +43,13 @@ export function oldRegistrationRoutes(app: FastifyInstance, ctx: AppContext) {
     if (link.email !== body.email) throw new ApiError('VALIDATION', { email: [messages.api.LINK_EMAIL_MISMATCH] });
     const passwordHash = await hashPassword(body.password);
 
-    const { welcomeId } = await insertMember(ctx.db, ctx.outbox, store, { email: body.email, form, data: body }, passwordHash, async (tx) => {
+    const { registerNumber, welcomeId } = await insertMember(ctx.db, ctx.outbox, store, { email: body.email, form, data: body }, passwordHash, async (tx) => {
       if (!(await links.use(tx, link.id))) throw new ApiError('LINK_INVALID');
       // Other links to the same address are spent too: the address now belongs to a member.
       await links.useAllFor(tx, link.email);
     });
     // The welcome mail was queued with the member; a relay outage only delays it (no error).
     await ctx.outbox.sendQueued(welcomeId);
-    return { message: 'registered' };
+    return { message: 'registered', register_number: registerNumber };
   });
 }

@@ -83,7 +83,7 @@ export function registrationRoutes(app: FastifyInstance, ctx: AppContext) {
     if (!(await findTicket(ctx.db))) throw new ApiError('VERIFICATION_REQUIRED');
     const passwordHash = await hashPassword(body.password);
 
-    const { userId, welcomeId } = await insertMember(ctx.db, ctx.outbox, store, { email: body.email, form, data: body }, passwordHash, async (tx) => {
+    const { userId, registerNumber, welcomeId } = await insertMember(ctx.db, ctx.outbox, store, { email: body.email, form, data: body }, passwordHash, async (tx) => {
       const ticket = await findTicket(tx);
       if (!ticket) throw new ApiError('VERIFICATION_REQUIRED');
       const used = await tx.updateTable('email_verifications').set({ used_at: iso(now()) }).where('id', '=', ticket.id).where('used_at', 'is', null).executeTakeFirst();
@@ -93,6 +93,7 @@ export function registrationRoutes(app: FastifyInstance, ctx: AppContext) {
     const session = await ctx.sessions.open(userId);
     // The welcome mail was queued with the member; a relay outage only delays it (no error).
     await ctx.outbox.sendQueued(welcomeId);
-    return { token: session.token, expires_in: session.expiresIn };
+    // The register number the welcome mail quotes: the completion dialog shows it at once.
+    return { token: session.token, expires_in: session.expiresIn, register_number: registerNumber };
   });
 }
