@@ -10,8 +10,7 @@ import { digitsOnly } from '../../shared/normalise';
 
 const HOLE = ' ';
 
-export default function PinInputWidget(props: WidgetProps) {
-  const { id, value, onChange, onBlur, onFocus, disabled, readonly, options, label, autofocus } = props;
+export default function PinInputWidget({ id, value, onChange, onBlur, onFocus, disabled, readonly, options, label, rawErrors, autofocus, registry }: WidgetProps) {
   const length = Number(options.length ?? 5);
   const boxes = useRef<Array<HTMLInputElement | null>>([]);
   const chars = Array.from({ length }, (_, i) => (typeof value === 'string' ? value[i] : undefined) ?? HOLE);
@@ -79,7 +78,7 @@ export default function PinInputWidget(props: WidgetProps) {
           pattern="[0-9]*"
           autoComplete={index === 0 ? 'one-time-code' : 'off'}
           aria-label={format(messages.form.pinLabel, { n: index + 1 })}
-          {...errorAria(props)}
+          {...errorAria(registry.formContext, id, rawErrors)}
           autoFocus={autofocus && index === 0}
           disabled={disabled}
           readOnly={readonly}

@@ -7,12 +7,10 @@ import { applyNormalisers, liveNormalisers, normalisersOf } from '../../shared/n
 
 /** Multi-line text: IME-safe, normalised as its schema's `x-normalise` says, with a character count
  *  against the schema's limits. */
-export default function TextareaWidget(props: WidgetProps) {
-  const { id, value, onChange, onBlur, onFocus, disabled, readonly, options, schema, placeholder, required } = props;
+export default function TextareaWidget({ id, value, onChange, onBlur, onFocus, disabled, readonly, options, schema, placeholder, required, rawErrors, registry }: WidgetProps) {
   const { commitNow, ...text } = useImeSafeText(value, onChange, liveNormalisers(schema), options.emptyValue);
   const count = [...text.value].length;
   const { minLength, maxLength } = schema;
-  const counted = minLength !== undefined || maxLength !== undefined;
   return (
     <>
       <textarea
@@ -24,7 +22,7 @@ export default function TextareaWidget(props: WidgetProps) {
         disabled={disabled}
         placeholder={placeholder}
         aria-required={required || undefined}
-        {...errorAria(props, [counted && `${id}__count`])}
+        {...errorAria(registry.formContext, id, rawErrors, [`${id}__count`])}
         {...text}
         onBlur={(event) => {
           commitNow();
@@ -35,7 +33,7 @@ export default function TextareaWidget(props: WidgetProps) {
         }}
         onFocus={(event) => onFocus(id, event.target.value)}
       />
-      {counted && (
+      {(minLength !== undefined || maxLength !== undefined) && (
         <p className="field__count" id={`${id}__count`}>
           {format(messages.form.charCount, { count })}
           {minLength !== undefined && maxLength !== undefined && format(messages.form.charRange, { min: minLength, max: maxLength })}
