@@ -3,7 +3,7 @@
 // registration form (its own rules at their edges) → login on the old screen; bad links back to
 // /email-auth; the old login's button states and alerts; the old logout.
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { FrameLocator, Page } from '@playwright/test';
+import type { Frame, FrameLocator, Locator, Page } from '@playwright/test';
 import { test, expect, waitForMail, mailsTo, codeIn, wrongCode, type CaughtMail } from './support/fixtures';
 import { openFramed, PHONE, type Framed } from './support/framed';
 import { E2E } from './support/stack-env';
@@ -27,12 +27,23 @@ function linkIn(mail: CaughtMail): string {
 /** The app path the link loads into the frame, as a URL of the app (to load into a frame directly). */
 const appLink = (link: string) => `${E2E.appUrl}${new URL(link).searchParams.get('path')}`;
 
+/** The document of the iframe `element`, once it has one (within 10 s). */
+async function frameIn(element: Locator): Promise<Frame> {
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    const frame = await (await element.elementHandle())?.contentFrame();
+    if (frame) return frame;
+  }
+  throw new Error('The parent page\'s frame has no document');
+}
+
 /** Opens the mailed link as a member does, at phone size: the parent site, the app in its frame. */
 async function openLink(page: Page, link: string): Promise<Framed> {
   await page.setViewportSize(PHONE);
   await page.goto(link);
   const element = page.locator('#member-frame');
-  const frame = (await (await element.elementHandle())!.contentFrame())!;
+  // The parent's script gives the frame its path after the page loads: until then the element
+  // may have no document yet (CI once met that race).
+  const frame = await frameIn(element);
   await frame.waitForURL(/\/user\/(old\/register|email-auth)/);
   return { frame, app: page.frameLocator('#member-frame'), element };
 }
