@@ -139,7 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     surveyUrl: env.SURVEY_URL ?? `http://localhost:${parentSitePort}/survey`,
     supportUrl: env.SUPPORT_URL || inParent(siteTopUrl, `${catalogue.basePath}/contact`),
     supportPhone: env.SUPPORT_PHONE || '0120-000-000',
-    supportHours: env.SUPPORT_HOURS || '平日 9:00〜17:00',
+    supportHours: env.SUPPORT_HOURS || mail.supportHours,
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     sessionSeconds: int(env, 'SESSION_SECONDS', 3600),
     codeTtlSeconds: int(env, 'CODE_TTL_SECONDS', 600),

@@ -47,7 +47,7 @@ async function writeRetryingNumber<T>(write: () => Promise<T>): Promise<T> {
 
 /** Inserts the member, their pending application and the queued welcome mail in one
  *  transaction; `prove` runs first in it and throws when the address is not (or no longer)
- *  proven. Returns the member, the application's register number (the 受付番号 the welcome mail
+ *  proven. Returns the member, the application's register number (the reception number the welcome mail
  *  quotes, answered to the member at once) and the welcome mail's outbox id. */
 export async function insertMember(
   db: Db,

@@ -10,7 +10,7 @@ export interface RuleImpact {
   keyword: string;
   /** The keyword's value where it is a limit, pattern or list (20, "^…$", ["male", …]). */
   value?: unknown;
-  /** The rule in words (Japanese, messages/impact.ja.json), e.g. 「30文字以上」. */
+  /** The rule in words (Japanese, messages/impact.ja.json "rules"). */
   rule: string;
   /** The message a member sees for it, exactly as the schema gives it. */
   message: string;

@@ -1,9 +1,10 @@
 // Masked examples for the impact report: enough to see what kind of value a rule refuses (its
 // shape, its length), never whose it is. A product owner reads the report; a member's name,
 // address, phone or text must not reach it.
+import texts from '../../../messages/impact.ja.json';
 
-/** A star as wide as the character it hides: ＊ for kanji, kana and other full-width text. */
-const starFor = (char: string) => (/^[\x20-\x7E\uFF61-\uFF9F]$/.test(char) ? '*' : '＊');
+/** A star as wide as the character it hides: the wide star for kanji, kana and other full-width text. */
+const starFor = (char: string) => (/^[\x20-\x7E\uFF61-\uFF9F]$/.test(char) ? texts.maskNarrow : texts.maskWide);
 
 /** Every character a star. */
 const stars = (chars: string[]) => chars.map(starFor).join('');
@@ -15,7 +16,7 @@ function keepFirst(text: string): string {
   return chars.length <= 1 ? stars(chars) : chars[0] + stars(chars.slice(1));
 }
 
-/** 山田 → 山＊, Yamada → Y*****; a long text shows its first `shown` characters' worth and "…". */
+/** A kanji family name keeps its first character, Yamada → Y*****; a long text shows its first `shown` characters' worth and "…". */
 export function maskText(text: string, shown = 10): string {
   const chars = Array.from(text);
   const masked = keepFirst(chars.slice(0, shown).join(''));
@@ -41,8 +42,9 @@ export function maskDigits(text: string): string {
 }
 
 const EMAIL = /^[^@\s]+@[^@\s]+$/;
-/** Digits with the separators phone numbers, postal codes and dates are written with. */
-const DIGITS = /^[\p{Nd}\-‐－ー/／.:：()（）+＋\s　]*\p{Nd}[\p{Nd}\-‐－ー/／.:：()（）+＋\s　]*$/u;
+/** Digits with the separators phone numbers, postal codes and dates are written with (hyphens,
+ *  long vowel mark, slashes, colons, brackets and plus, half- and full-width; spaces). */
+const DIGITS = /^[\p{Nd}\-\u2010\uFF0D\u30FC/\uFF0F.:\uFF1A()\uFF08\uFF09+\uFF0B\s\u3000]*\p{Nd}[\p{Nd}\-\u2010\uFF0D\u30FC/\uFF0F.:\uFF1A()\uFF08\uFF09+\uFF0B\s\u3000]*$/u;
 
 /** Any stored value, masked by its shape: an address, digits, or text. */
 export function maskValue(value: unknown): string {

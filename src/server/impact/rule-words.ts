@@ -1,12 +1,12 @@
-// A failed keyword in the product owner's words (messages/impact.ja.json "rules"): 「30文字以上」,
-// 「必須」, 「形式（半角数字10桁…）」.
+// A failed keyword in the product owner's words (messages/impact.ja.json "rules": a length, the
+// required mark, a pattern by its description).
 import texts from '../../../messages/impact.ja.json';
 import { format } from '../../shared/format';
 import type { Refusal } from './refusals';
 
 type RuleTexts = typeof texts.rules;
 
-const listed = (value: unknown) => (Array.isArray(value) ? value.map(String).join('・') : String(value));
+const listed = (value: unknown) => (Array.isArray(value) ? value.map(String).join(texts.listSeparator) : String(value));
 
 export function ruleWords({ keyword, value, description }: Pick<Refusal, 'keyword' | 'value' | 'description'>): string {
   const rules: RuleTexts = texts.rules;
