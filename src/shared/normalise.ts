@@ -68,18 +68,38 @@ export function normalisersOf(node: JsonObject | undefined): string[] {
   return Array.isArray(list) ? list.filter((n): n is string => typeof n === 'string') : [];
 }
 
+/** What normalise() applies to a schema: each field's normalisers, and its items' for a list.
+ *  Worked out once per (prepared, unchanging) schema: resolving every field's $refs on each
+ *  call was a cost on every request and on every stored record the impact report judges. */
+interface FieldPlan {
+  name: string;
+  own: string[];
+  items: string[] | undefined;
+}
+const PLANS = new WeakMap<JsonObject, FieldPlan[]>();
+
+function planOf(schema: JsonObject): FieldPlan[] {
+  let plan = PLANS.get(schema);
+  if (!plan) {
+    plan = Object.entries(fieldNodes(schema)).map(([name, node]) => ({
+      name,
+      own: normalisersOf(node),
+      items: node.items && typeof node.items === 'object' ? normalisersOf(resolveNode(schema, node.items as JsonObject)) : undefined,
+    }));
+    PLANS.set(schema, plan);
+  }
+  return plan;
+}
+
 /** `data` with every string field (and every string item of an array field) passed through
  *  the normalisers its node names. Anything else is left for validation to judge. */
 export function normalise<T>(schema: JsonObject, data: T): T {
   if (!data || typeof data !== 'object' || Array.isArray(data)) return data;
   const out: Record<string, unknown> = { ...(data as Record<string, unknown>) };
-  for (const [name, node] of Object.entries(fieldNodes(schema))) {
+  for (const { name, own, items } of planOf(schema)) {
     const value = out[name];
-    if (typeof value === 'string') out[name] = applyNormalisers(value, normalisersOf(node));
-    else if (Array.isArray(value) && node.items && typeof node.items === 'object') {
-      const names = normalisersOf(resolveNode(schema, node.items as JsonObject));
-      out[name] = value.map((item) => (typeof item === 'string' ? applyNormalisers(item, names) : item));
-    }
+    if (typeof value === 'string') out[name] = applyNormalisers(value, own);
+    else if (Array.isArray(value) && items) out[name] = value.map((item) => (typeof item === 'string' ? applyNormalisers(item, items) : item));
   }
   return out as T;
 }
