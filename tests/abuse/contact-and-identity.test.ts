@@ -7,7 +7,7 @@
 //   12  No member is locked out by the site's own rules: a carrier address with dots before @ or
 //       in a row, and every phone length registration stores, are accepted wherever they are typed
 //       again; the mailer reaches such an address over SMTP.
-import { createServer } from 'node:net';
+import { freePort } from '../../bench/stack';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderMail } from '../../src/server/mail/mailer';
@@ -64,17 +64,6 @@ const ORDINARY_TEXTS = [
 
 /** A Japanese carrier address from before the carriers enforced RFC 5322: dots before @ and in a row. */
 const CARRIER = 'taro..yamada.@docomo.ne.jp';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 let contactForm: FormModule;
 beforeAll(async () => {
