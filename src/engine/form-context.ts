@@ -40,10 +40,25 @@ export function masterName(schema: { [key: string]: unknown }): string {
   return String(schema['x-master'] ?? items?.['x-master'] ?? '');
 }
 
+/** What a widget knows of its field: enough to tell which of the field's texts are on the page. */
+export interface AriaSource {
+  id: string;
+  registry: { formContext?: unknown };
+  rawErrors?: string[];
+  options: { description?: unknown; help?: unknown };
+  schema: { description?: string };
+  hideLabel?: boolean;
+}
+
 /** The ARIA a control carries about its errors: invalid only while its errors are shown, and
- *  described by them (the error list exists only then) besides its description and help. */
-export function errorAria(context: unknown, id: string, rawErrors: string[] | undefined, extra: Array<string | undefined> = []) {
-  const shown = !!rawErrors?.length && errorsVisible(context, id);
-  const ids = [shown ? `${id}__error` : undefined, `${id}__description`, `${id}__help`, ...extra].filter(Boolean);
-  return { 'aria-invalid': shown || undefined, 'aria-describedby': ids.join(' ') };
+ *  described by the texts of its field that are rendered — the error list only while it shows,
+ *  the description only when the field has one and shows its label (FieldTemplate), the help only
+ *  when the UI schema gives one — and by `extra` ids the widget renders itself. A reference to an
+ *  id that is not in the document names nothing, so none is made. */
+export function errorAria(props: AriaSource, extra: Array<string | false | undefined> = []) {
+  const { id, registry, rawErrors, options, schema, hideLabel } = props;
+  const shown = !!rawErrors?.length && errorsVisible(registry.formContext, id);
+  const hasDescription = !hideLabel && !!(options.description || schema.description);
+  const ids = [shown && `${id}__error`, hasDescription && `${id}__description`, !!options.help && `${id}__help`, ...extra].filter(Boolean);
+  return { 'aria-invalid': shown || undefined, 'aria-describedby': ids.length ? ids.join(' ') : undefined };
 }

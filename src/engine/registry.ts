@@ -9,6 +9,7 @@ import MasterRadioWidget from './widgets/MasterRadioWidget';
 import MasterCheckboxesWidget from './widgets/MasterCheckboxesWidget';
 import TextareaWidget from './widgets/TextareaWidget';
 import CheckboxWidget from './widgets/CheckboxWidget';
+import RadioWidget from './widgets/RadioWidget';
 import BaseInputTemplate from './templates/BaseInputTemplate';
 import FieldTemplate from './templates/FieldTemplate';
 import FieldHelpTemplate from './templates/FieldHelpTemplate';
@@ -23,6 +24,7 @@ export const widgets: RegistryWidgetsType = {
   'master-checkboxes': MasterCheckboxesWidget,
   TextareaWidget,
   CheckboxWidget,
+  RadioWidget,
 };
 
 export const templates: Partial<TemplatesType> = {

@@ -10,7 +10,7 @@ const block = (event: ClipboardEvent | DragEvent | MouseEvent) => event.preventD
  *  while typing, all of them on leaving). UI options: autocomplete, inputMode, blockClipboard
  *  (no copy, paste, drop or context menu), blockContextMenu, describedBy (an extra id). */
 export default function BaseInputTemplate(props: WidgetProps) {
-  const { id, htmlName, value, readonly, disabled, autofocus, onBlur, onFocus, onChange, options, schema, type, placeholder, required, rawErrors, registry } = props;
+  const { id, htmlName, value, readonly, disabled, autofocus, onBlur, onFocus, onChange, options, schema, type, placeholder, required } = props;
   const inputProps = getInputProps(schema, type, options);
   const { commitNow, ...text } = useImeSafeText(value, onChange, liveNormalisers(schema), options.emptyValue);
   // A field whose normalisers drop characters (hyphens, spaces) may be typed longer than it is kept.
@@ -45,7 +45,7 @@ export default function BaseInputTemplate(props: WidgetProps) {
         onBlur(id, next);
       }}
       onFocus={(event) => onFocus(id, event.target.value)}
-      {...errorAria(registry.formContext, id, rawErrors, [options.describedBy as string | undefined])}
+      {...errorAria(props, [options.describedBy as string | undefined])}
     />
   );
 }

@@ -3,20 +3,25 @@ import { getUiOptions } from '@rjsf/utils';
 import messages from '../../../messages/ja.json';
 import { errorsVisible } from '../form-context';
 
+const GROUP_WIDGETS = new Set(['radio', 'master-radio', 'master-checkboxes', 'pin']);
+
 /** Label with a required/optional badge, the input, help, and the field's errors once the member has
  *  left the field or tried to submit (so nothing shouts while they are still typing). */
 export default function FieldTemplate(props: FieldTemplateProps) {
-  const { id, label, children, rawErrors, help, description, hidden, required, displayLabel, registry, uiSchema, schema, classNames, readonly } = props;
+  const { id, label, children, rawErrors, help, description, rawDescription, hidden, required, displayLabel, registry, uiSchema, schema, classNames, readonly } = props;
   if (hidden) return <div className="hidden">{children}</div>;
   const options = getUiOptions(uiSchema);
   const isObject = schema.type === 'object';
   const shown = errorsVisible(registry.formContext, id) ? (rawErrors ?? []) : [];
   const isCheckbox = options.widget === 'checkbox' || schema.type === 'boolean';
+  // A group of controls has no one control a <label for> could point at: its widget names the
+  // group with this text, and the text here is for the eye.
+  const Label = GROUP_WIDGETS.has(String(options.widget)) ? 'div' : 'label';
   if (isObject) return <div className={classNames}>{children}</div>;
   return (
     <div className={`field ${shown.length ? 'field--error' : ''} ${classNames ?? ''}`.trim()} data-field={id}>
       {displayLabel && !isCheckbox && (
-        <label className="field__label" htmlFor={id}>
+        <Label className="field__label" htmlFor={Label === 'label' ? id : undefined}>
           {label}
           {/* aria-required on the input says it to assistive tech; the badge is for the eye.
               A read-only field asks nothing of the member, so it has none. */}
@@ -25,9 +30,9 @@ export default function FieldTemplate(props: FieldTemplateProps) {
               {required ? messages.form.required : messages.form.optional}
             </span>
           )}
-        </label>
+        </Label>
       )}
-      {displayLabel && description ? <div className="field__description">{description}</div> : null}
+      {displayLabel && rawDescription ? <div className="field__description">{description}</div> : null}
       {children}
       {shown.length > 0 && (
         // role="alert" on a wrapper: a list keeps its own role, so its items stay list items.

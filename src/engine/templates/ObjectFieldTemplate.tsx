@@ -9,7 +9,14 @@ interface Section {
  *  "ui:sections": [{ "title": "…", "fields": ["…"] }]. Fields in no section follow at the end. */
 export default function ObjectFieldTemplate({ properties, uiSchema, fieldPathId }: ObjectFieldTemplateProps) {
   const sections = (uiSchema?.['ui:sections'] as Section[] | undefined) ?? [];
-  if (sections.length === 0) return <fieldset id={fieldPathId.$id}>{properties.map((p) => p.content)}</fieldset>;
+  // Not a fieldset: a group with no legend would be a group without a name. Groups the member
+  // should hear as one (the sections, a radio group) are named.
+  if (sections.length === 0)
+    return (
+      <div className="form-fields" id={fieldPathId.$id}>
+        {properties.map((p) => p.content)}
+      </div>
+    );
   const placed = new Set(sections.flatMap((s) => s.fields));
   const rest = properties.filter((p) => !placed.has(p.name));
   return (

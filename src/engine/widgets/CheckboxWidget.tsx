@@ -6,10 +6,18 @@ import { errorAria } from '../form-context';
 /** A single checkbox (an agreement, a confirmation). A box that must be ticked carries the same
  *  "required" badge as every other required field, not rjsf's bare "*"; its error is linked to it. */
 export default function CheckboxWidget(props: WidgetProps) {
-  const { id, htmlName, value, disabled, readonly, label, hideLabel, autofocus, onBlur, onFocus, onChange, required, schema, rawErrors, registry } = props;
+  const { id, htmlName, value, disabled, readonly, label, hideLabel, autofocus, onBlur, onFocus, onChange, required, schema, options } = props;
   const mustTick = schemaRequiresTrueValue(schema) || !!required;
+  // rjsf gives a lone checkbox no field label, so FieldTemplate shows no description for it: the
+  // widget shows it, above the box, with the id the box is described by (errorAria).
+  const description = options.description || schema.description;
   return (
     <div className={`checkbox ${disabled || readonly ? 'disabled' : ''}`.trim()}>
+      {description && !hideLabel && (
+        <div className="field__description" id={`${id}__description`}>
+          {String(description)}
+        </div>
+      )}
       <label>
         <input
           type="checkbox"
@@ -23,7 +31,7 @@ export default function CheckboxWidget(props: WidgetProps) {
           onChange={(event) => onChange(event.target.checked)}
           onBlur={() => onBlur(id, value)}
           onFocus={() => onFocus(id, value)}
-          {...errorAria(registry.formContext, id, rawErrors)}
+          {...errorAria(props)}
         />
         {!hideLabel && <span>{label}</span>}
         {mustTick && !readonly && (

@@ -3,7 +3,8 @@ import { engineContext, errorAria, masterName } from '../form-context';
 
 /** Checkboxes for an array of master codes (the list its schema names in `x-master`). The value
  *  keeps the list's order; an empty choice is `undefined`, so `required` applies. */
-export default function MasterCheckboxesWidget({ id, value, onChange, onBlur, onFocus, disabled, readonly, schema, registry, label, rawErrors }: WidgetProps) {
+export default function MasterCheckboxesWidget(props: WidgetProps) {
+  const { id, value, onChange, onBlur, onFocus, disabled, readonly, schema, registry, label } = props;
   const list = engineContext(registry.formContext)?.masters[masterName(schema)] ?? [];
   const chosen = new Set<string>(Array.isArray(value) ? value : []);
   const toggle = (code: string) => {
@@ -14,7 +15,7 @@ export default function MasterCheckboxesWidget({ id, value, onChange, onBlur, on
     onChange(ordered.length ? ordered : undefined);
   };
   return (
-    <div className="choices" role="group" aria-label={label} id={id} {...errorAria(registry.formContext, id, rawErrors)}>
+    <div className="choices" role="group" aria-label={label} id={id} {...errorAria(props)}>
       {list.map((option, index) => (
         <label key={option.value} className="choice">
           <input

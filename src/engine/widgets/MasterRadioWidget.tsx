@@ -2,10 +2,11 @@ import type { WidgetProps } from '@rjsf/utils';
 import { engineContext, errorAria, masterName } from '../form-context';
 
 /** Radio buttons whose options come from a master list (the list its schema names in `x-master`). */
-export default function MasterRadioWidget({ id, value, onChange, onBlur, onFocus, disabled, readonly, schema, registry, label, rawErrors }: WidgetProps) {
+export default function MasterRadioWidget(props: WidgetProps) {
+  const { id, value, onChange, onBlur, onFocus, disabled, readonly, schema, registry, label } = props;
   const list = engineContext(registry.formContext)?.masters[masterName(schema)] ?? [];
   return (
-    <div className="choices choices--inline" role="radiogroup" aria-label={label} id={id} {...errorAria(registry.formContext, id, rawErrors)}>
+    <div className="choices choices--inline" role="radiogroup" aria-label={label} id={id} {...errorAria(props)}>
       {list.map((option, index) => (
         <label key={option.value} className="choice">
           <input

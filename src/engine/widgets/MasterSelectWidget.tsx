@@ -23,7 +23,8 @@ const optionsOf = (list: MasterOption[]) =>
 /** A select whose options come from a master list (the list its schema names in `x-master`);
  *  with "ui:options": { "groupBy": "prefecture" } the options are grouped under that property
  *  of each item. */
-export default function MasterSelectWidget({ id, value, onChange, onBlur, onFocus, disabled, readonly, schema, options, registry, required, rawErrors }: WidgetProps) {
+export default function MasterSelectWidget(props: WidgetProps) {
+  const { id, value, onChange, onBlur, onFocus, disabled, readonly, schema, options, registry, required } = props;
   const list = engineContext(registry.formContext)?.masters[masterName(schema)] ?? [];
   const groupBy = typeof options.groupBy === 'string' ? options.groupBy : undefined;
   return (
@@ -33,7 +34,7 @@ export default function MasterSelectWidget({ id, value, onChange, onBlur, onFocu
       value={value ?? ''}
       disabled={disabled || readonly}
       aria-required={required || undefined}
-      {...errorAria(registry.formContext, id, rawErrors)}
+      {...errorAria(props)}
       onChange={(event) => onChange(event.target.value === '' ? undefined : event.target.value)}
       onBlur={() => onBlur(id, value)}
       onFocus={() => onFocus(id, value)}

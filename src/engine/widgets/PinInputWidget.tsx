@@ -10,7 +10,8 @@ import { digitsOnly } from '../../shared/normalise';
 
 const HOLE = ' ';
 
-export default function PinInputWidget({ id, value, onChange, onBlur, onFocus, disabled, readonly, options, label, rawErrors, autofocus, registry }: WidgetProps) {
+export default function PinInputWidget(props: WidgetProps) {
+  const { id, value, onChange, onBlur, onFocus, disabled, readonly, options, label, autofocus } = props;
   const length = Number(options.length ?? 5);
   const boxes = useRef<Array<HTMLInputElement | null>>([]);
   const chars = Array.from({ length }, (_, i) => (typeof value === 'string' ? value[i] : undefined) ?? HOLE);
@@ -78,7 +79,7 @@ export default function PinInputWidget({ id, value, onChange, onBlur, onFocus, d
           pattern="[0-9]*"
           autoComplete={index === 0 ? 'one-time-code' : 'off'}
           aria-label={format(messages.form.pinLabel, { n: index + 1 })}
-          {...errorAria(registry.formContext, id, rawErrors)}
+          {...errorAria(props)}
           autoFocus={autofocus && index === 0}
           disabled={disabled}
           readOnly={readonly}

@@ -7,10 +7,12 @@ import { applyNormalisers, liveNormalisers, normalisersOf } from '../../shared/n
 
 /** Multi-line text: IME-safe, normalised as its schema's `x-normalise` says, with a character count
  *  against the schema's limits. */
-export default function TextareaWidget({ id, value, onChange, onBlur, onFocus, disabled, readonly, options, schema, placeholder, required, rawErrors, registry }: WidgetProps) {
+export default function TextareaWidget(props: WidgetProps) {
+  const { id, value, onChange, onBlur, onFocus, disabled, readonly, options, schema, placeholder, required } = props;
   const { commitNow, ...text } = useImeSafeText(value, onChange, liveNormalisers(schema), options.emptyValue);
   const count = [...text.value].length;
   const { minLength, maxLength } = schema;
+  const counted = minLength !== undefined || maxLength !== undefined;
   return (
     <>
       <textarea
@@ -22,7 +24,7 @@ export default function TextareaWidget({ id, value, onChange, onBlur, onFocus, d
         disabled={disabled}
         placeholder={placeholder}
         aria-required={required || undefined}
-        {...errorAria(registry.formContext, id, rawErrors, [`${id}__count`])}
+        {...errorAria(props, [counted && `${id}__count`])}
         {...text}
         onBlur={(event) => {
           commitNow();
@@ -33,7 +35,7 @@ export default function TextareaWidget({ id, value, onChange, onBlur, onFocus, d
         }}
         onFocus={(event) => onFocus(id, event.target.value)}
       />
-      {(minLength !== undefined || maxLength !== undefined) && (
+      {counted && (
         <p className="field__count" id={`${id}__count`}>
           {format(messages.form.charCount, { count })}
           {minLength !== undefined && maxLength !== undefined && format(messages.form.charRange, { min: minLength, max: maxLength })}

@@ -1,0 +1,113 @@
+// Issue 21, point 10, at phone size in the parent's frame: every visible button, checkbox and
+// radio offers a target 44 px high or more (a checkbox or radio with its label: the label is what
+// takes the tap), nothing is wider than the phone, no aria-describedby names an id that is not in
+// the document, and axe finds nothing.
+import { randomUUID } from 'node:crypto';
+import type { Frame, Page } from '@playwright/test';
+import { test, expect, codeIn, waitForMail } from './support/fixtures';
+import { expectAccessible } from './support/axe';
+import { openFramed, PHONE, type Framed } from './support/framed';
+
+const TARGET = 44;
+
+/** Visible buttons, checkboxes and radios whose box (with the label around a checkbox or
+ *  radio) is less than 44 px high, and how high it is. */
+function smallTargets(frame: Frame) {
+  return frame.evaluate((min) => {
+    const visible = (el: Element) => {
+      const rect = el.getBoundingClientRect();
+      return rect.width > 0 && rect.height > 0 && getComputedStyle(el).visibility !== 'hidden';
+    };
+    const controls = Array.from(document.querySelectorAll('button, .button, [role="button"], input[type="checkbox"], input[type="radio"], input[type="submit"]'));
+    return controls
+      .filter(visible)
+      .map((el) => {
+        const box = (el.matches('input') ? el.closest('label') : null) ?? el;
+        const height = box.getBoundingClientRect().height;
+        return { what: `${el.tagName.toLowerCase()}${el.getAttribute('type') ? `[${el.getAttribute('type')}]` : ''} "${(box.textContent ?? '').trim().slice(0, 30)}"`, height };
+      })
+      .filter((t) => t.height < min - 0.5);
+  }, TARGET);
+}
+
+/** How many targets there are (so a page with none does not pass unseen). */
+const countTargets = (frame: Frame) => frame.evaluate(() => document.querySelectorAll('button, input[type="checkbox"], input[type="radio"]').length);
+
+/** aria-describedby (and aria-labelledby) references, in the frame and on the parent page, to
+ *  ids that are not in the document. */
+async function danglingReferences(page: Page, frame: Frame) {
+  const scan = () =>
+    Array.from(document.querySelectorAll('[aria-describedby], [aria-labelledby]')).flatMap((el) =>
+      ['aria-describedby', 'aria-labelledby'].flatMap((attribute) =>
+        (el.getAttribute(attribute) ?? '')
+          .split(/\s+/)
+          .filter((id) => id && !document.getElementById(id))
+          .map((id) => `${el.id || el.tagName} ${attribute} → ${id}`),
+      ),
+    );
+  return [...(await page.evaluate(scan)), ...(await frame.evaluate(scan))];
+}
+
+async function expectTargetsAndReferences(page: Page, framed: Framed, state: string) {
+  expect(await countTargets(framed.frame), `targets at ${state}`).toBeGreaterThan(0);
+  expect(await smallTargets(framed.frame), `targets under ${TARGET} px at ${state}`).toEqual([]);
+  expect(await danglingReferences(page, framed.frame), `dangling references at ${state}`).toEqual([]);
+  // Nothing pushes the page sideways on a 390 px phone.
+  const widths = await framed.frame.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+  expect(widths[0], `no horizontal scroll at ${state}`).toBeLessThanOrEqual(widths[1]);
+  expect(PHONE.width).toBe(390);
+}
+
+test('/register with STEP1 done: every button, checkbox and radio is a 44 px target; nothing dangles; axe passes', async ({ page }) => {
+  const framed = await openFramed(page, '/register');
+  const { app } = framed;
+  const email = `visitor-${randomUUID().slice(0, 8)}@example.com`;
+  const address = app.getByRole('textbox', { name: 'メールアドレス', exact: true });
+  await expect(address).toBeVisible();
+  await expectTargetsAndReferences(page, framed, '/register untouched');
+
+  // An error shown: the field is described by it, and by nothing absent.
+  await address.fill('not-an-address');
+  await address.blur();
+  await expect(address).toHaveAttribute('aria-invalid', 'true');
+  await expectTargetsAndReferences(page, framed, '/register with an error in STEP1');
+
+  // STEP1 as verifyEmail does it (e2e/support/register.ts), inside the frame.
+  await address.fill(email);
+  await app.getByRole('textbox', { name: 'メールアドレス（確認用）', exact: true }).fill(email);
+  await app.getByRole('button', { name: '認証コードを送信' }).click();
+  await expect(app.getByRole('status').filter({ hasText: '認証コードを送信しました' })).toBeVisible();
+  await expectTargetsAndReferences(page, framed, '/register code step');
+  const code = codeIn(await waitForMail(email));
+  await app.getByLabel('1桁目').click();
+  await page.keyboard.type(code);
+  await app.getByRole('button', { name: '認証コードを登録' }).click();
+  await expect(app.getByText('メールアドレスの認証が完了しました。STEP2〜STEP4を入力してください。')).toBeVisible();
+
+  // STEP2–4 open: the gender radios, the purpose checkboxes, the consent boxes.
+  await expect(app.getByRole('radiogroup', { name: '性別' })).toBeVisible();
+  await expect(app.getByRole('radio', { name: '男性' })).toBeVisible();
+  await expectTargetsAndReferences(page, framed, '/register with STEP2–4 open');
+
+  // Errors shown in the profile (a field left empty, a bad password): still nothing dangles.
+  const password = app.getByRole('textbox', { name: 'パスワード', exact: true });
+  await password.fill('short');
+  await password.blur();
+  await expect(password).toHaveAttribute('aria-invalid', 'true');
+  await app.getByRole('radio', { name: '男性' }).focus();
+  await app.getByRole('textbox', { name: '姓', exact: true }).focus();
+  await app.getByRole('textbox', { name: '名', exact: true }).focus();
+  await expectTargetsAndReferences(page, framed, '/register with profile errors');
+  await expectAccessible(page, '/register with STEP2–4 open and errors shown');
+});
+
+test('/login: every button and checkbox is a 44 px target; nothing dangles, errors shown or not; axe passes', async ({ page }) => {
+  const framed = await openFramed(page, '/login');
+  const { app } = framed;
+  await expect(app.getByRole('button', { name: 'ログイン', exact: true })).toBeVisible();
+  await expectTargetsAndReferences(page, framed, '/login untouched');
+  await app.getByRole('button', { name: 'ログイン', exact: true }).click();
+  await expect(app.getByRole('textbox', { name: 'メールアドレス' })).toHaveAttribute('aria-invalid', 'true');
+  await expectTargetsAndReferences(page, framed, '/login with every error shown');
+  await expectAccessible(page, '/login with every error shown');
+});
