@@ -32,3 +32,17 @@ export const CONTACT_PAGE_SIZE = routeSettingOf(catalogue, 'contact_history', 'p
 
 export const getInquiries = (page: number, status: string) =>
   call<InquiryItem[]>('get', '/user/contact/list', { auth: 'member', params: { page, size: CONTACT_PAGE_SIZE, status } });
+
+/** One of the member's inquiries in full (GET /v1/user/contact/:id); answer is null until the office answers. */
+export interface InquiryDetail {
+  id: string;
+  created_at: string;
+  updated_at: string;
+  category: string;
+  ticket_no: string;
+  content: string;
+  status: 'open' | 'answered' | 'closed';
+  answer: string | null;
+}
+
+export const getInquiry = (id: string) => call<InquiryDetail>('get', `/user/contact/${encodeURIComponent(id)}`, { auth: 'member' });

@@ -1,6 +1,6 @@
 import { Suspense, useEffect, useRef } from 'react';
 import { matchPath, Outlet, useLocation } from 'react-router-dom';
-import { routes } from './catalogue';
+import { pages } from './catalogue';
 import messages from '../../messages/ja.json';
 import { reportHeightBurst, showInParent } from './frame';
 import { format } from '../shared/format';
@@ -8,7 +8,7 @@ import { ScreenErrorBoundary } from './ScreenErrorBoundary';
 
 export function Layout() {
   const location = useLocation();
-  const title = routes.find((entry) => matchPath(entry.path, location.pathname))?.title;
+  const title = pages.find((page) => matchPath(page.path, location.pathname))?.title;
   const firstScreen = useRef(true);
   useEffect(() => {
     document.title = title ? format(messages.app.titleFormat, { title, site: messages.site.name }) : messages.site.name;

@@ -11,9 +11,18 @@ export interface RouteEntry {
   forms: string[];
   /** Numbers product owners own for this screen (resendLockSeconds, pageSize). */
   settings?: Record<string, number>;
+  /** Pages under this route's path that its screen shows too (contact_history/:id). */
+  children?: Array<{ path: string; title: string }>;
 }
 
 export const routes = catalogue.routes as RouteEntry[];
+
+/** Every page the router serves: each route, and each of its children under the route's path
+ *  with its own title, shown by the route's screen with the route's access. */
+export const pages = routes.flatMap((entry) => [
+  { path: entry.path, title: entry.title, entry },
+  ...(entry.children ?? []).map((child) => ({ path: `${entry.path}/${child.path}`, title: child.title, entry })),
+]);
 export const basePath = catalogue.basePath;
 export const indexPath = `/${catalogue.index}`;
 export const loginPath = `/${catalogue.loginPath}`;

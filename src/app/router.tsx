@@ -2,7 +2,7 @@
 // /user with its title, its lazily loaded screen, and the member guard where access is member.
 import { createElement, lazy, useEffect, useRef } from 'react';
 import { Navigate, useLocation, useNavigate, useRoutes, type RouteObject } from 'react-router-dom';
-import { basePath, indexPath, loginPath, routes, type RouteEntry } from './catalogue';
+import { basePath, indexPath, loginPath, pages, type RouteEntry } from './catalogue';
 import { screenComponent } from './screen-loader';
 import { onSessionEnded, token } from '../api/session';
 import { Layout } from './Layout';
@@ -27,8 +27,8 @@ export function routeObjects(): RouteObject[] {
       children: [
         { index: true, element: <Navigate to={indexPath} replace /> },
         ...devRoutes,
-        ...routes.map<RouteObject>((entry) => ({
-          path: entry.path,
+        ...pages.map<RouteObject>(({ path, entry }) => ({
+          path,
           element: entry.access === 'member' ? <MemberGuard entry={entry} /> : createElement(screenComponent(entry.screen)),
         })),
         { path: '*', element: <Navigate to="/" replace /> },

@@ -15,6 +15,7 @@ interface Route {
   screen: string;
   title: string;
   forms: string[];
+  children?: Array<{ path: string; title: string }>;
 }
 
 const catalogue = loadCatalogue() as { basePath: string; index: string; loginPath: string; routes: Route[] };
@@ -95,6 +96,16 @@ describe('route catalogue', () => {
     expect(typeof route.title).toBe('string');
     expect(route.title.trim()).not.toBe('');
     expect(route.title).toMatch(JAPANESE);
+  });
+
+  it('child pages (contact_history/:id, ADR 022) sit under a route of the spec, each with its own Japanese title and no route of the spec as its path', () => {
+    const children = catalogue.routes.flatMap((r) => (r.children ?? []).map((child) => ({ path: `${r.path}/${child.path}`, title: child.title })));
+    expect(children.map((c) => c.path)).toContain('contact_history/:id');
+    for (const child of children) {
+      expect(child.title).toMatch(JAPANESE);
+      expect(Object.keys(SPEC_ROUTES)).not.toContain(child.path);
+      expect(catalogue.routes.map((r) => r.title)).not.toContain(child.title);
+    }
   });
 
   it.each(catalogue.routes.map((r) => [r.path, r] as const))('%s lists only forms that exist in schemas/forms', (_path, route) => {

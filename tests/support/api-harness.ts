@@ -552,6 +552,11 @@ export class Harness {
     return this.asMember('GET', `/v1/user/contact/list${search ? `?${search}` : ''}`, token);
   }
 
+  /** GET /v1/user/contact/:id: one inquiry in full. */
+  contactDetail(token: string | undefined, id: string) {
+    return this.asMember('GET', `/v1/user/contact/${encodeURIComponent(id)}`, token);
+  }
+
   /** POST /v1/user/verify {flow: 'password_change', email, birthday, phone} with the client key. */
   requestPasswordReset(identity: ResetIdentity, headers: Record<string, string | undefined> = {}) {
     return this.post('/v1/user/verify', { flow: 'password_change', ...identity }, headers);

@@ -20,7 +20,12 @@ const TABLE: Record<string, string[]> = {
   '1000001': ['東京都千代田区千代田'],
   '1050011': ['東京都港区芝公園'],
   '0600000': ['北海道札幌市中央区大通', '北海道札幌市中央区北一条'],
+  // more areas than buttons are offered for: a select
+  '4520961': Array.from({ length: 9 }, (_, i) => `愛知県清須市春日${i + 1}`),
 };
+
+/** The polite live region beside the postal code: present from the start, empty until the lookup says something. */
+const said = () => document.querySelector('.postal-status')?.textContent ?? null;
 
 function setup(initial?: Record<string, unknown>, lookupImpl?: PostalLookup) {
   const lookup = vi.fn<PostalLookup>(lookupImpl ?? (async (zip) => TABLE[zip.replace('-', '')] ?? []));
@@ -49,7 +54,7 @@ describe('postal code → address (register-profile)', () => {
     expect(data()).toMatchObject({ zip_current: code, address_current: '東京都千代田区千代田' });
     // filled directly: no choice offered, no message
     expect(screen.queryAllByRole('button', { name: '東京都千代田区千代田' })).toEqual([]);
-    expect(screen.queryByRole('status')).toBeNull();
+    expect(said()).toBe('');
   });
 
   it('does not overwrite an address the member typed, but offers the found one as a button that fills it', async () => {
@@ -108,7 +113,8 @@ describe('postal code → address (register-profile)', () => {
     afterPaint();
     await screen.findByRole('button', { name: '北海道札幌市中央区北一条' });
     expect(candidateButtons()).toEqual(['北海道札幌市中央区大通', '北海道札幌市中央区北一条']);
-    expect(screen.getByText(messages.form.postalChoose)).toBeTruthy();
+    expect(said()).toBe(messages.form.postalChoose);
+    expect(zip.getAttribute('aria-describedby')?.split(' ')).toContain(document.querySelector('.postal-status')!.id);
     expect(address.value).toBe(''); // nothing chosen for the member
 
     await user.click(screen.getByRole('button', { name: '北海道札幌市中央区北一条' }));
@@ -149,7 +155,7 @@ describe('postal code → address (register-profile)', () => {
     await user.type(zip, '1000-001');
     afterPaint();
     expect(lookup).not.toHaveBeenCalled();
-    expect(screen.queryByRole('status')).toBeNull();
+    expect(said()).toBe('');
   });
 
   it('the group of offered addresses is named like its visible help: one offered address is a suggestion, not a choice among several', async () => {
@@ -198,5 +204,35 @@ describe('postal code → address (register-profile)', () => {
     afterPaint();
     expect(zip.value).toBe('100-0001');
     await waitFor(() => expect(lookup).toHaveBeenCalledWith('100-0001'));
+  });
+
+  it('the live region is there before the lookup answers (so its change is announced), and is the only status', async () => {
+    const { user, zip } = setup();
+    const region = document.querySelector('.postal-status');
+    expect(region?.getAttribute('role')).toBe('status');
+    await user.type(zip, '9999999');
+    afterPaint();
+    await waitFor(() => expect(said()).toBe(messages.form.postalNotFound));
+    expect(document.querySelector('.postal-status')).toBe(region);
+    expect(screen.getAllByRole('status')).toHaveLength(1);
+  });
+
+  it('many areas: a labelled select and a button that fills the chosen one', async () => {
+    const { user, zip, address, data } = setup();
+    await user.type(zip, '4520961');
+    afterPaint();
+    const select = (await screen.findByRole('combobox', { name: messages.form.postalSelectLabel })) as HTMLSelectElement;
+    expect([...select.options].map((o) => o.value)).toEqual(['', ...TABLE['4520961']]);
+    expect(said()).toBe(messages.form.postalChoose);
+    const use = screen.getByRole('button', { name: messages.form.postalUse });
+    await user.click(use); // nothing chosen yet: fills nothing, goes to the select
+    expect(address.value).toBe('');
+    expect(document.activeElement).toBe(select);
+    await user.selectOptions(select, '愛知県清須市春日7');
+    expect(address.value).toBe(''); // choosing in the list alone does not fill
+    await user.click(use);
+    expect(address.value).toBe('愛知県清須市春日7');
+    expect(data().address_current).toBe('愛知県清須市春日7');
+    expect(screen.queryByRole('combobox', { name: messages.form.postalSelectLabel })).toBeNull();
   });
 });

