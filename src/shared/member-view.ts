@@ -68,7 +68,7 @@ function titleOf(field: Field): string {
   return typeof title === 'string' ? title : field.name;
 }
 
-/** A stored text as a member reads it: a date as a date (1990年4月5日), other texts through
+/** A stored text as a member reads it: a date as a long Japanese date (year, month and day with their kanji), other texts through
  *  their x-display. The info view's rows and a form's read-only field (the birthday on edit)
  *  show a value the same way. */
 export function fieldText(node: JsonObject, text: string, formatDate: (value: string) => string): string {
