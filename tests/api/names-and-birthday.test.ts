@@ -65,7 +65,7 @@ describe.each(DATABASES)('names and birthday as typed ($name)', ({ kind }) => {
     const member = await h.createMember(undefined, undefined, { last_name_kanji: 'ｻﾄｳ', first_name_kanji: 'ﾊﾅｺ' });
     const { token } = await h.loginWithCode(member);
     const saved = (await h.info(token)).json<UserInfo>();
-    const res = await h.updateInfo(token, validProfileUpdate(member.email, saved.birthday, { last_name_kanji: saved.last_name_kanji, first_name_kanji: saved.first_name_kanji, last_name_alpha: 'ＳＡＴＯ' }));
+    const res = await h.updateInfo(token, validProfileUpdate(member.email, String(saved.birthday), { last_name_kanji: saved.last_name_kanji, first_name_kanji: saved.first_name_kanji, last_name_alpha: 'ＳＡＴＯ' }));
     expect(res.statusCode, res.body).toBe(200);
     const stored = await row(member.email);
     expect([stored.last_name_kanji, stored.first_name_kanji, stored.last_name_alpha]).toEqual(['サトウ', 'ハナコ', 'SATO']);
