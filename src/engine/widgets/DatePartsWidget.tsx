@@ -49,9 +49,11 @@ export default function DatePartsWidget(props: WidgetProps) {
     }
   }, [value]);
 
+  const aria = errorAria(props);
   if (readonly) {
+    // Text, not a control: described by the field's texts (an error a stored value now meets).
     return (
-      <p className="field__value" id={id}>
+      <p className="field__value" id={id} aria-describedby={aria['aria-describedby']}>
         {typeof value === 'string' && value ? fieldText(schema as JsonObject, value, formatDate) : ''}
       </p>
     );
@@ -70,7 +72,6 @@ export default function DatePartsWidget(props: WidgetProps) {
     // Moving between the boxes is not leaving the field: no error until focus goes elsewhere.
     if (!event.currentTarget.closest('.date-parts')?.contains(event.relatedTarget as Node | null)) onBlur(id, value);
   };
-  const aria = errorAria(props);
 
   return (
     <div className="date-parts" role="group" aria-labelledby={`${id}__label`}>
