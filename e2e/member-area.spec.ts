@@ -37,7 +37,10 @@ test('member info shows every field with dashes for empty ones; edit saves and r
 
   await page.getByRole('link', { name: messages.info.edit }).click();
   for (const section of sectionTitles('edit-profile')) await expect(page.getByRole('heading', { name: section })).toBeVisible();
-  await expect(page.getByLabel(profile.birthday)).not.toBeEditable();
+  // The fixed birthday is text, as the info view shows it; no box takes a date.
+  await expect(page.locator('form').getByText('1990年4月1日')).toBeVisible();
+  await expect(page.getByRole('group', { name: profile.birthday })).toHaveCount(0);
+  await expect(page.getByRole('textbox', { name: messages.form.dateYear })).toHaveCount(0);
   await field(page, profile.purpose_detail).fill('短い');
   await expect(page.getByText(messages.edit.invalid)).toBeVisible();
   await field(page, profile.purpose_detail).fill('月に一度、長野県の古民家に滞在して、地域の農家さんと一緒に米づくりに取り組みたいと考えています。');

@@ -7,6 +7,7 @@ import type { Frame, FrameLocator, Locator, Page } from '@playwright/test';
 import { test, expect, waitForMail, mailsTo, codeIn, wrongCode, type CaughtMail } from './support/fixtures';
 import { openFramed, PHONE, type Framed } from './support/framed';
 import { E2E } from './support/stack-env';
+import { fillDate } from './support/register';
 import { CODE_LENGTH, format, labels, mailSubject, messages, placeholder, rulesOf, screenTitle, submitText, welcome } from './support/texts';
 
 const oldForm = rulesOf('old-register');
@@ -72,7 +73,7 @@ async function fillOldForm(app: FrameLocator, password: string) {
   await box(app, registerLabels.first_name_kanji).fill('一郎');
   await box(app, registerLabels.last_name_alphabet).fill('Tanaka');
   await box(app, registerLabels.first_name_alphabet).fill('Ichiro');
-  await app.getByLabel(registerLabels.birthday).fill('1980-02-29');
+  await fillDate(app, registerLabels.birthday, '1980', '2', '29');
   await app.getByRole('radio', { name: '男性' }).check();
   await app.getByRole('combobox', { name: registerLabels.job }).selectOption({ label: '自営業・フリーランス' });
   await box(app, registerLabels.zip_current).fill('3800001');

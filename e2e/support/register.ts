@@ -1,8 +1,23 @@
-import type { Page } from '@playwright/test';
+import type { FrameLocator, Page } from '@playwright/test';
 import { expect, waitForMail, codeIn, typeCode } from './fixtures';
 import { codeSent, labels, messages, submitText } from './texts';
 
 export const field = (page: Page, name: string) => page.getByRole('textbox', { name, exact: true });
+
+/** The three boxes of a date (the date-parts widget), inside the group its label names. */
+export function dateBoxes(scope: Page | FrameLocator, name: string) {
+  const group = scope.getByRole('group', { name, exact: true });
+  const box = (text: string) => group.getByRole('textbox', { name: text, exact: true });
+  return { group, year: box(messages.form.dateYear), month: box(messages.form.dateMonth), day: box(messages.form.dateDay) };
+}
+
+/** Types a date as a member does: year, month and day in their boxes (any digits: full-width too). */
+export async function fillDate(scope: Page | FrameLocator, name: string, year: string, month: string, day: string) {
+  const boxes = dateBoxes(scope, name);
+  await boxes.year.fill(year);
+  await boxes.month.fill(month);
+  await boxes.day.fill(day);
+}
 
 /** STEP1 as a visitor does it: address twice, the code from the mail. */
 export async function verifyEmail(page: Page, email: string) {
@@ -26,7 +41,7 @@ export async function fillProfile(page: Page, password: string) {
   await field(page, profile.first_name_kanji).fill('太郎');
   await field(page, profile.last_name_alphabet).fill('SATO');
   await field(page, profile.first_name_alphabet).fill('TARO');
-  await page.getByLabel(profile.birthday).fill('1985-05-05');
+  await fillDate(page, profile.birthday, '1985', '5', '5');
   await page.getByRole('radio', { name: '男性' }).check();
   await page.getByRole('combobox', { name: profile.job }).selectOption({ label: '自営業・フリーランス' });
   await field(page, profile.zip_current).fill('100-0001');

@@ -2,6 +2,7 @@
 // ("ui:widget": "pin"); adding one is a file in widgets/ and a line here.
 import type { RegistryWidgetsType, TemplatesType } from '@rjsf/utils';
 import PinInputWidget from './widgets/PinInputWidget';
+import DatePartsWidget from './widgets/DatePartsWidget';
 import PostalCodeWidget from './widgets/PostalCodeWidget';
 import PasswordChecklistWidget from './widgets/PasswordChecklistWidget';
 import MasterSelectWidget from './widgets/MasterSelectWidget';
@@ -17,6 +18,7 @@ import ObjectFieldTemplate from './templates/ObjectFieldTemplate';
 
 export const widgets: RegistryWidgetsType = {
   pin: PinInputWidget,
+  'date-parts': DatePartsWidget,
   'postal-code': PostalCodeWidget,
   'password-checklist': PasswordChecklistWidget,
   'master-select': MasterSelectWidget,

@@ -68,6 +68,13 @@ function titleOf(field: Field): string {
   return typeof title === 'string' ? title : field.name;
 }
 
+/** A stored text as a member reads it: a date as a long Japanese date (year, month and day with their kanji), other texts through
+ *  their x-display. The info view's rows and a form's read-only field (the birthday on edit)
+ *  show a value the same way. */
+export function fieldText(node: JsonObject, text: string, formatDate: (value: string) => string): string {
+  return node.format === 'date' ? formatDate(text) : displayText(node, text);
+}
+
 /** `saved` (the record's values as they travel, by stored name) as rows: those the first form's
  *  "ui:view" states, then every other stored field of `forms`. */
 export function memberView(forms: RecordForm[], saved: Record<string, unknown>, options: ViewOptions): ViewRow[] {
@@ -104,8 +111,7 @@ export function memberView(forms: RecordForm[], saved: Record<string, unknown>, 
     if (masterOf(field.form.schema, field.node)) return choice(field, text);
     const names = (field.form.uiSchema?.[field.name] as JsonObject | undefined)?.['ui:enumNames'];
     if (Array.isArray(field.node.enum) && Array.isArray(names)) return String(names[field.node.enum.indexOf(text)] ?? text);
-    if (field.node.format === 'date') return options.formatDate(text);
-    return displayText(field.node, text);
+    return fieldText(field.node, text, options.formatDate);
   };
 
   const rows: ViewRow[] = [];

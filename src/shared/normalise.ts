@@ -46,8 +46,35 @@ export function trim(text: string): string {
   return text.trim();
 }
 
+/** Half-width katakana (U+FF61-U+FF9F: letters, punctuation, the long vowel mark) as full-width,
+ *  a voiced or semi-voiced mark joined to its letter (U+FF80 U+FF9E becomes U+30C0). Only that block is touched: NFKC of the whole text would
+ *  also rewrite compatibility ideographs and full-width letters. */
+export function toFullWidthKana(text: string): string {
+  return text.replace(/[\uFF61-\uFF9F]+/g, (run) => run.normalize('NFKC'));
+}
 
-export const normalisers = { trim, toHalfWidth, removeHyphens, digitsOnly, stripEmoji, canonicalEmail, japaneseDateToIso } as const;
+/** CJK compatibility ideographs (U+F900-U+FAFF, U+2F800-U+2FA1F): NFC would replace each with
+ *  its unified ideograph, losing the form a family register writes. */
+const COMPATIBILITY_IDEOGRAPHS = /([\uF900-\uFAFF\u{2F800}-\u{2FA1F}])/u;
+
+/** Combining marks composed with their letter (NFC: U+304B U+3099 becomes U+304C, as a file name
+ *  from a Mac pastes it). Variation selectors (U+FE00-U+FE0F, U+E0100-U+E01EF) are kept as typed (NFC never
+ *  touches them), and compatibility ideographs are left out of NFC, which would rewrite them. */
+export function composeMarks(text: string): string {
+  return text
+    .split(COMPATIBILITY_IDEOGRAPHS)
+    .map((part, i) => (i % 2 === 1 ? part : part.normalize('NFC')))
+    .join('');
+}
+
+/** Full-width ASCII (U+FF01-U+FF5E: letters, digits, symbols) and the ideographic space (U+3000)
+ *  as half-width ASCII: a roman name typed in full-width becomes YAMADA. */
+export function toHalfWidthAscii(text: string): string {
+  return text.replace(/[\uFF01-\uFF5E]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0)).replace(/\u3000/g, ' ');
+}
+
+
+export const normalisers = { trim, toHalfWidth, toHalfWidthAscii, toFullWidthKana, composeMarks, removeHyphens, digitsOnly, stripEmoji, canonicalEmail, japaneseDateToIso } as const;
 
 /** Normalisers that would get in the way while typing (a space before the next word, a date
  *  half written): inputs run them when the field is left; normalise() runs them all. */

@@ -39,8 +39,8 @@ export const ASSERTIONS = new Set([
   'minProperties', 'maxProperties', 'required', 'dependentRequired',
   // applicators whose failure has no failing child to carry a message
   'not', 'oneOf', 'propertyNames', 'discriminator',
-  // the project's own keyword (src/shared/validation/ajv-setup.ts)
-  'sameAs', 'differentFrom',
+  // the project's own keywords (src/shared/validation/ajv-setup.ts)
+  'sameAs', 'differentFrom', 'minDate', 'maxDate',
 ]);
 
 /** Keywords whose failure shows as a failure inside them (each child needs its own message). */

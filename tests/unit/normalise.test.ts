@@ -71,6 +71,6 @@ describe('applyNormalisers', () => {
   });
 
   it('knows exactly the exported normalisers', () => {
-    expect(Object.keys(normalisers).sort()).toEqual(['canonicalEmail', 'digitsOnly', 'japaneseDateToIso', 'removeHyphens', 'stripEmoji', 'toHalfWidth', 'trim']);
+    expect(Object.keys(normalisers).sort()).toEqual(['canonicalEmail', 'composeMarks', 'digitsOnly', 'japaneseDateToIso', 'removeHyphens', 'stripEmoji', 'toFullWidthKana', 'toHalfWidth', 'toHalfWidthAscii', 'trim']);
   });
 });

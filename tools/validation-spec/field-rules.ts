@@ -39,6 +39,7 @@ export interface FieldRules {
 export const RULE_KEYWORDS = [
   'type', 'format', 'const', 'enum', 'minLength', 'maxLength', 'pattern', 'minItems', 'maxItems', 'uniqueItems',
   'contains', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'sameAs', 'differentFrom',
+  'minDate', 'maxDate',
 ] as const;
 
 function collectRules(root: JsonObject, node: JsonObject, conditions: Condition[], onItems: boolean, out: Rule[]) {

@@ -35,8 +35,9 @@ export function widgetOf(field: FieldRules, ui: JsonObject): Widget {
   if ((widget && CHOICE.has(widget)) || (!widget && Array.isArray(first('enum')))) return { kind: 'choice', radio: !!widget && RADIO.has(widget) };
   if ((widget && CHOICES.has(widget)) || (!widget && first('type') === 'array')) return { kind: 'choices' };
   if (first('type') === 'boolean') return { kind: 'checkbox' };
-  // A textarea has no maxlength (it counts instead); a date input is the browser's.
-  if (widget === 'textarea' || widget === 'date') return { kind: 'free' };
+  // A textarea has no maxlength (it counts instead); a date input is the browser's; the
+  // three-box date (date-parts) hands over any YYYY-MM-DD its digits make, or nothing.
+  if (widget === 'textarea' || widget === 'date' || widget === 'date-parts') return { kind: 'free' };
   const normalisers = field.nodes.flatMap((n) => (Array.isArray(n['x-normalise']) ? n['x-normalise'] : []));
   const maxLength = first('maxLength');
   const maxChars = typeof options.maxLength === 'number' ? options.maxLength : normalisers.some((n) => DROPPING.has(String(n))) ? undefined : maxLength;

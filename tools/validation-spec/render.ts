@@ -197,6 +197,7 @@ function limitTexts(ctx: FormContext, rules: Rule[], digits: boolean): string[] 
       differentFrom: t.differentFrom,
     };
     if (rule.keyword in templates) out.push(fill(templates[rule.keyword], { value: ['sameAs', 'differentFrom'].includes(rule.keyword) ? code(String(rule.value)) : rule.value }));
+    if (rule.keyword === 'minDate' || rule.keyword === 'maxDate') out.push(fill(t[rule.keyword], { value: rule.value === 'today' ? t.today : code(String(rule.value)) }));
     if (rule.keyword === 'uniqueItems' && rule.value === true) out.push(t.uniqueItems);
     if (rule.keyword === 'const') out.push(rule.value === true ? t.constTrue : fill(t.const, { value: rule.value }));
   }

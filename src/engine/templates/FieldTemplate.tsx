@@ -3,7 +3,7 @@ import { getUiOptions } from '@rjsf/utils';
 import messages from '../../../messages/ja.json';
 import { errorsVisible } from '../form-context';
 
-const GROUP_WIDGETS = new Set(['radio', 'master-radio', 'master-checkboxes', 'pin']);
+const GROUP_WIDGETS = new Set(['radio', 'master-radio', 'master-checkboxes', 'pin', 'date-parts']);
 
 /** Label with a required/optional badge, the input, help, and the field's errors once the member has
  *  left the field or tried to submit (so nothing shouts while they are still typing). */
@@ -15,13 +15,13 @@ export default function FieldTemplate(props: FieldTemplateProps) {
   const shown = errorsVisible(registry.formContext, id) ? (rawErrors ?? []) : [];
   const isCheckbox = options.widget === 'checkbox' || schema.type === 'boolean';
   // A group of controls has no one control a <label for> could point at: its widget names the
-  // group with this text, and the text here is for the eye.
+  // group with this text (by aria-labelledby to its id, or by the same words).
   const Label = GROUP_WIDGETS.has(String(options.widget)) ? 'div' : 'label';
   if (isObject) return <div className={classNames}>{children}</div>;
   return (
     <div className={`field ${shown.length ? 'field--error' : ''} ${classNames ?? ''}`.trim()} data-field={id}>
       {displayLabel && !isCheckbox && (
-        <Label className="field__label" htmlFor={Label === 'label' ? id : undefined}>
+        <Label className="field__label" htmlFor={Label === 'label' ? id : undefined} id={Label === 'label' ? undefined : `${id}__label`}>
           {label}
           {/* aria-required on the input says it to assistive tech; the badge is for the eye.
               A read-only field asks nothing of the member, so it has none. */}

@@ -10,7 +10,7 @@ import createAjvInstance from '@rjsf/validator-ajv8/lib/createAjvInstance.js';
 export const ajvOptions: Options = { allErrors: true, $data: false };
 
 /** ajv-errors, plus two comparisons with a sibling field: `sameAs` (a confirmation) and
- *  `differentFrom` (a new value).
+ *  `differentFrom` (a new value), and the bounds of a date (`minDate`, `maxDate`).
  *  Written as generated code, so it survives standalone precompilation. */
 export function withErrorMessages(ajv: Ajv): Ajv {
   ajv.addKeyword({
@@ -33,6 +33,22 @@ export function withErrorMessages(ajv: Ajv): Ajv {
       cxt.fail(_`${it.parentData} && typeof ${data} == "string" && typeof ${other} == "string" && ${data}.toLowerCase() === ${other}.toLowerCase()`);
     },
   });
+  // `minDate` / `maxDate`: a YYYY-MM-DD date not before / not after a bound, itself a YYYY-MM-DD
+  // date or "today" (the date in Japan when the value is checked, on either side). Only a value
+  // of that shape is compared; anything else is `format: date`'s to refuse, so a member reads one
+  // message, not two.
+  for (const [keyword, op] of [['minDate', '<'], ['maxDate', '>']] as const) {
+    ajv.addKeyword({
+      keyword,
+      schemaType: 'string',
+      code(cxt: KeywordCxt) {
+        const { data, schema } = cxt;
+        const bound = schema === 'today' ? _`new Date(Date.now() + 324e5).toISOString().slice(0, 10)` : _`${schema as string}`;
+        const shaped = _`typeof ${data} == "string" && /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(${data})`;
+        cxt.fail(op === '<' ? _`${shaped} && ${data} < ${bound}` : _`${shaped} && ${data} > ${bound}`);
+      },
+    });
+  }
   ajvErrors(ajv, { singleError: false });
   return ajv;
 }
