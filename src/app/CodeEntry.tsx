@@ -2,6 +2,7 @@
 // resend button locked by a visible countdown, and a button to start again. When it opens, focus
 // moves to the first code box and the step is brought into the member's view.
 import { useEffect, useRef } from 'react';
+import messages from '../../messages/ja.json';
 import { showElement } from './frame';
 import { SchemaForm, type FormModule } from '../engine/SchemaForm';
 import { format } from '../shared/format';
@@ -10,7 +11,7 @@ import type { FieldErrors } from '../shared/validation/field-errors';
 
 /** What the code step needs of a coded flow (what useCodedFlow answers). */
 export interface CodeStepFlow<C extends object> {
-  state: { code: Partial<C>; codeErrors?: FieldErrors };
+  state: { code: Partial<C>; codeErrors?: FieldErrors; replaced?: boolean };
   busy: boolean;
   countdown: number;
   setCode: (code: Partial<C>) => void;
@@ -43,6 +44,13 @@ export function CodeEntry<C extends object>({ id, notice, form, flow, resend, re
     <>
       <p ref={noticeRef} className="notice notice--info" role="status">
         {format(notice.template, { email: notice.email, length: codeLengthOf(form.schema) })}
+        {/* Beside the screen's own notice (the spec's wording), not instead of it. */}
+        {flow.state.replaced && (
+          <>
+            <br />
+            {messages.codes.replaced}
+          </>
+        )}
       </p>
       <SchemaForm id={id} form={form} formData={flow.state.code} onChange={flow.setCode} onSubmit={flow.verify} serverErrors={flow.state.codeErrors} busy={busy} />
       <div className="actions actions--secondary">

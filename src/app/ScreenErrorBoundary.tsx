@@ -6,7 +6,7 @@ interface State {
   error: Error | null;
 }
 
-/** Shows a failed screen chunk as a message naming it, instead of a blank frame. */
+/** Shows a failed screen chunk as a message naming the screen by its title, instead of a blank frame. */
 export class ScreenErrorBoundary extends Component<{ children: ReactNode; resetKey: string }, State> {
   state: State = { error: null };
 
@@ -23,7 +23,7 @@ export class ScreenErrorBoundary extends Component<{ children: ReactNode; resetK
     if (!error) return this.props.children;
     return (
       <div className="notice notice--error" role="alert">
-        <p>{error instanceof ChunkLoadError ? error.message : messages.api.INTERNAL}</p>
+        <p>{error instanceof ChunkLoadError ? error.userMessage : messages.api.INTERNAL}</p>
         <button type="button" className="button" onClick={() => window.location.reload()}>
           {messages.app.reload}
         </button>

@@ -13,6 +13,8 @@ export interface RouteEntry {
   settings?: Record<string, number>;
   /** Pages under this route's path that its screen shows too (contact_history/:id). */
   children?: Array<{ path: string; title: string }>;
+  /** A member route that also opens right after withdrawal, when the session is gone (ADR 009). */
+  afterWithdrawal?: boolean;
 }
 
 export const routes = catalogue.routes as RouteEntry[];

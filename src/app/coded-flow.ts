@@ -19,6 +19,8 @@ export interface CodedState<I, C> {
   code: Partial<C>;
   inputErrors?: FieldErrors;
   codeErrors?: FieldErrors;
+  /** The code on its way replaced one this flow had sent to the same address, which no longer works. */
+  replaced?: boolean;
 }
 
 export type CodedEvent<I, C> =
@@ -26,7 +28,7 @@ export type CodedEvent<I, C> =
   | { type: 'EDIT_CODE'; code: Partial<C> }
   | { type: 'SEND' }
   | { type: 'RESEND' }
-  | { type: 'SENT'; code?: Partial<C> }
+  | { type: 'SENT'; code?: Partial<C>; replaced?: boolean }
   /** The send was refused: field errors for the input form (or none when a dialog said it). */
   | { type: 'SEND_FAILED'; errors?: FieldErrors }
   /** The server let the member through without a code (login on a trusted device). */
@@ -58,7 +60,7 @@ export function codedFlowReducer<I, C>(state: CodedState<I, C>, event: CodedEven
       return state.phase === 'sent' ? { ...state, phase: 'resending' } : state;
     case 'SENT':
       return state.phase === 'sending' || state.phase === 'resending'
-        ? { ...state, phase: 'sent', code: event.code ?? {}, codeErrors: undefined }
+        ? { ...state, phase: 'sent', code: event.code ?? {}, codeErrors: undefined, replaced: !!event.replaced }
         : state;
     case 'SEND_FAILED':
       if (state.phase === 'sending') return { ...state, phase: 'input', inputErrors: event.errors };

@@ -7,11 +7,13 @@ import { screenComponent } from './screen-loader';
 import { onSessionEnded, token } from '../api/session';
 import { Layout } from './Layout';
 import type { LoginState } from './login-state';
+import { justWithdrawn } from './withdrawn';
 
-/** Sends a visitor without a stored token to the login page, remembering where they were going. */
+/** Sends a visitor without a stored token to the login page, remembering where they were going.
+ *  A route the catalogue marks `afterWithdrawal` also opens for the navigation withdrawal makes. */
 function MemberGuard({ entry }: { entry: RouteEntry }) {
   const location = useLocation();
-  if (!token()) return <Navigate to={loginPath} replace state={{ from: location.pathname + location.search } satisfies LoginState} />;
+  if (!token() && !(entry.afterWithdrawal && justWithdrawn(location))) return <Navigate to={loginPath} replace state={{ from: location.pathname + location.search } satisfies LoginState} />;
   return createElement(screenComponent(entry.screen));
 }
 

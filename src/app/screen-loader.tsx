@@ -1,8 +1,10 @@
 // Each screen is its own chunk, loaded when its route is first visited. A chunk that fails,
-// or takes longer than 120 s, becomes an error naming it, with a reload button.
+// or takes longer than 120 s, becomes an error naming the chunk id for the log (the spec's error
+// catalogue) and, for the member, the screen by its title in the catalogue, never its id.
 import { lazy, type ComponentType } from 'react';
 import messages from '../../messages/ja.json';
 import { format } from '../shared/format';
+import { routes } from './catalogue';
 
 export const CHUNK_TIMEOUT_MS = 120_000;
 
@@ -10,11 +12,19 @@ type ScreenModule = { default: ComponentType };
 const screenModules = import.meta.glob<ScreenModule>('../screens/*/index.tsx');
 
 export class ChunkLoadError extends Error {
+  /** What the member reads: the screen's title (catalogue.json), or a generic text without one. */
+  readonly userMessage: string;
   constructor(
     readonly chunk: string,
     readonly timedOut: boolean,
   ) {
-    super(format(timedOut ? messages.app.chunkTimeout : messages.app.chunkFailed, { chunk }));
+    super(`Screen chunk "${chunk}" ${timedOut ? 'timed out' : 'failed to load'}`);
+    const title = routes.find((entry) => entry.screen === chunk)?.title;
+    this.userMessage = title
+      ? format(timedOut ? messages.app.chunkTimeout : messages.app.chunkFailed, { title })
+      : timedOut
+        ? messages.app.chunkTimeoutUntitled
+        : messages.app.chunkFailedUntitled;
   }
 }
 

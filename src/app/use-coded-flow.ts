@@ -39,6 +39,9 @@ export function useCodedFlow<I extends object, C extends object>(config: CodedFl
   // button) can land before the re-render that disables the button; the reducer ignores its
   // event, and this keeps its request from being sent at all.
   const inFlight = useRef(false);
+  // The addresses this flow has had a code sent to: the server keeps one live code per flow and
+  // address, so another code to one of them ends the earlier one (the member is told).
+  const sentTo = useRef(new Set<string>());
   const once = useCallback(async (work: () => Promise<void>) => {
     if (inFlight.current) return;
     inFlight.current = true;
@@ -56,7 +59,9 @@ export function useCodedFlow<I extends object, C extends object>(config: CodedFl
         dispatch({ type: resend ? 'RESEND' : 'SEND' });
         try {
           if ((await c.send(input)) === 'no-code') return dispatch({ type: 'NO_CODE_NEEDED' });
-          dispatch({ type: 'SENT', code: c.codeFor?.(input) });
+          const to = String((input as { email?: unknown }).email ?? '');
+          dispatch({ type: 'SENT', code: c.codeFor?.(input), replaced: sentTo.current.has(to) });
+          sentTo.current.add(to);
           if (c.resendSeconds) start(c.resendSeconds);
         } catch (failure) {
           dispatch({ type: 'SEND_FAILED', errors: await c.sendFailed(failure) });

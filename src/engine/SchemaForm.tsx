@@ -2,7 +2,7 @@
 // validators of one schemas/forms entry (imported as `virtual:form/<name>`).
 import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState, type ForwardedRef, type ReactElement, type ReactNode } from 'react';
 import Form from '@rjsf/core';
-import type { ErrorSchema, RJSFSchema, UiSchema } from '@rjsf/utils';
+import { getDefaultFormState, type ErrorSchema, type Experimental_DefaultFormStateBehavior, type RJSFSchema, type UiSchema } from '@rjsf/utils';
 import { createPrecompiledValidator, type ValidatorFunctions } from '@rjsf/validator-ajv8';
 import messages from '../../messages/ja.json';
 import type { FieldErrors } from '../shared/validation/field-errors';
@@ -35,6 +35,27 @@ export function validatorFor(form: FormModule) {
 /** True when `data` satisfies the form's schema (for buttons that wait on several forms). */
 export function isFormValid(form: FormModule, data: unknown): boolean {
   return validatorFor(form).validateFormData(data, form.schema).errors.length === 0;
+}
+
+// A `const: true` agreement must start unticked: never prefill a field from its const. An array
+// with minItems must start empty, not padded with blank items (its `required` message would land
+// on an item no widget shows).
+const DEFAULTS_BEHAVIOUR: Experimental_DefaultFormStateBehavior = { constAsDefaults: 'never', arrayMinItems: { populate: 'never' } };
+
+/** The data a form opens with before the member does anything: the schema's defaults, as the
+ *  form itself fills them in. */
+export function formDefaults(form: FormModule): Record<string, unknown> {
+  return (getDefaultFormState(validatorFor(form), form.schema, {}, form.schema, false, DEFAULTS_BEHAVIOUR) ?? {}) as Record<string, unknown>;
+}
+
+const blank = (value: unknown) => value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+
+/** True when the member changed something in `data` from what the form opened with (its
+ *  defaults): a preset choice is not input, and neither is a field emptied again. */
+export function differsFromDefaults(form: FormModule, data: Record<string, unknown> | undefined): boolean {
+  if (!data) return false;
+  const defaults = formDefaults(form);
+  return Object.entries(data).some(([key, value]) => !(blank(value) && blank(defaults[key])) && JSON.stringify(value) !== JSON.stringify(defaults[key]));
 }
 
 /** `{ "email": ["…"] }` from the API to rjsf's error schema. */
@@ -151,10 +172,7 @@ function SchemaFormInner<T extends object>(props: SchemaFormProps<T>, ref: Forwa
       extraErrors={toErrorSchema(liveServerErrors)}
       formContext={formContext}
       disabled={disabled}
-      // A `const: true` agreement must start unticked: never prefill a field from its const.
-      // An array with minItems must start empty, not padded with blank items (its `required`
-      // message would land on an item no widget shows).
-      experimental_defaultFormStateBehavior={{ constAsDefaults: 'never', arrayMinItems: { populate: 'never' } }}
+      experimental_defaultFormStateBehavior={DEFAULTS_BEHAVIOUR}
       liveValidate="onChange"
       showErrorList={false}
       noHtml5Validate

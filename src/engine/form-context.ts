@@ -40,12 +40,35 @@ export function masterName(schema: { [key: string]: unknown }): string {
   return String(schema['x-master'] ?? items?.['x-master'] ?? '');
 }
 
+/** The messages of a field that show as soon as they apply, while the member is still in the
+ *  field: its UI schema's `errorsAtOnce` lists keywords of its schema's errorMessage. For a rule
+ *  that no more typing can meet (the new address is the current one), whose button waits on it. */
+export function atOnceMessages(schema: object, options: object): string[] {
+  const listed = (options as { errorsAtOnce?: unknown }).errorsAtOnce;
+  const keywords = Array.isArray(listed) ? (listed as string[]) : [];
+  const messages = ((schema as { errorMessage?: unknown }).errorMessage ?? {}) as Record<string, unknown>;
+  return keywords.map((keyword) => messages[keyword]).filter((text): text is string => typeof text === 'string');
+}
+
+/** The errors of a field the member sees now (ADR 007: once they left it or tried to submit),
+ *  and before that those of its `atOnce` messages that apply. */
+export function shownErrors(context: unknown, id: string, rawErrors: readonly string[] | undefined, atOnce: readonly string[] = []): readonly string[] {
+  if (!rawErrors?.length) return [];
+  return errorsVisible(context, id) ? rawErrors : rawErrors.filter((error) => atOnce.includes(error));
+}
+
+/** A help text is left out while an error of its field says the same words (a limit given as
+ *  help, "1〜8個まで選択できます", is also the message of going over it): one sentence, once. */
+export function helpShown(help: unknown, errors: readonly string[]): boolean {
+  return !!help && !(typeof help === 'string' && errors.some((error) => error.trim() === help.trim()));
+}
+
 /** What a widget knows of its field: enough to tell which of the field's texts are on the page. */
 export interface AriaSource {
   id: string;
   registry: { formContext?: unknown };
   rawErrors?: string[];
-  options: { description?: unknown; help?: unknown };
+  options: { description?: unknown; help?: unknown; errorsAtOnce?: unknown };
   schema: { description?: string };
   hideLabel?: boolean;
 }
@@ -57,8 +80,9 @@ export interface AriaSource {
  *  id that is not in the document names nothing, so none is made. */
 export function errorAria(props: AriaSource, extra: Array<string | false | undefined> = []) {
   const { id, registry, rawErrors, options, schema, hideLabel } = props;
-  const shown = !!rawErrors?.length && errorsVisible(registry.formContext, id);
+  const errors = shownErrors(registry.formContext, id, rawErrors, atOnceMessages(schema, options));
+  const shown = errors.length > 0;
   const hasDescription = !hideLabel && !!(options.description || schema.description);
-  const ids = [shown && `${id}__error`, hasDescription && `${id}__description`, !!options.help && `${id}__help`, ...extra].filter(Boolean);
+  const ids = [shown && `${id}__error`, hasDescription && `${id}__description`, helpShown(options.help, errors) && `${id}__help`, ...extra].filter(Boolean);
   return { 'aria-invalid': shown || undefined, 'aria-describedby': ids.length ? ids.join(' ') : undefined };
 }

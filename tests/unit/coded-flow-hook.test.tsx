@@ -52,4 +52,24 @@ describe('useCodedFlow', () => {
     await act(async () => finishVerify());
     expect(hook.result.current.phase).toBe('done');
   });
+
+  // The server keeps one live code per flow and address: a second code to the same address ends
+  // the first, and the flow says so (CodeEntry shows messages.codes.replaced beside its notice).
+  it('marks a code that replaced an earlier one to the same address, after a resend or a redo', async () => {
+    const { hook, finishSend } = setUp();
+    const sendTo = async (email: string, resend = false) => {
+      if (!resend) act(() => hook.result.current.setInput({ email }));
+      await act(async () => {
+        void (resend ? hook.result.current.resend() : hook.result.current.send({ email }));
+      });
+      await act(async () => finishSend());
+      return hook.result.current.state.replaced;
+    };
+    expect(await sendTo('a@example.com')).toBe(false);
+    expect(await sendTo('a@example.com', true)).toBe(true);
+    act(() => hook.result.current.redo());
+    expect(await sendTo('b@example.com')).toBe(false); // another address: a@'s code is not b@'s
+    act(() => hook.result.current.redo());
+    expect(await sendTo('a@example.com')).toBe(true);
+  });
 });

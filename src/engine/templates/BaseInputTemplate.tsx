@@ -13,7 +13,9 @@ export default function BaseInputTemplate(props: WidgetProps) {
   const { id, htmlName, value, readonly, disabled, autofocus, onBlur, onFocus, onChange, options, schema, type, placeholder, required } = props;
   const inputProps = getInputProps(schema, type, options);
   const { commitNow, ...text } = useImeSafeText(value, onChange, liveNormalisers(schema), options.emptyValue);
-  // A field whose normalisers drop characters (hyphens, spaces) may be typed longer than it is kept.
+  // A field whose normalisers drop characters (hyphens, spaces) may be typed longer than it is
+  // kept: no length cap while typing (a cap would cut 「090-1234-5678」), the schema judges the
+  // normalised value.
   const dropsCharacters = normalisersOf(schema).some((name) => name === 'digitsOnly' || name === 'removeHyphens');
   const blocked = {
     ...(options.blockClipboard ? { onCopy: block, onCut: block, onPaste: block, onDrop: block, onContextMenu: block } : {}),
@@ -33,7 +35,7 @@ export default function BaseInputTemplate(props: WidgetProps) {
       {...inputProps}
       autoComplete={(options.autocomplete as string | undefined) ?? inputProps.autoComplete}
       inputMode={options.inputMode as React.HTMLAttributes<HTMLInputElement>['inputMode']}
-      maxLength={(options.maxLength as number | undefined) ?? (dropsCharacters ? undefined : schema.maxLength)}
+      maxLength={dropsCharacters ? undefined : ((options.maxLength as number | undefined) ?? schema.maxLength)}
       {...text}
       {...blocked}
       onBlur={(event) => {

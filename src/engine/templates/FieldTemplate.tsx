@@ -1,18 +1,18 @@
 import type { FieldTemplateProps } from '@rjsf/utils';
 import { getUiOptions } from '@rjsf/utils';
 import messages from '../../../messages/ja.json';
-import { errorsVisible } from '../form-context';
+import { atOnceMessages, helpShown, shownErrors } from '../form-context';
 
 const GROUP_WIDGETS = new Set(['radio', 'master-radio', 'master-checkboxes', 'pin', 'date-parts']);
 
 /** Label with a required/optional badge, the input, help, and the field's errors once the member has
  *  left the field or tried to submit (so nothing shouts while they are still typing). */
 export default function FieldTemplate(props: FieldTemplateProps) {
-  const { id, label, children, rawErrors, help, description, rawDescription, hidden, required, displayLabel, registry, uiSchema, schema, classNames, readonly } = props;
+  const { id, label, children, rawErrors, help, rawHelp, description, rawDescription, hidden, required, displayLabel, registry, uiSchema, schema, classNames, readonly } = props;
   if (hidden) return <div className="hidden">{children}</div>;
   const options = getUiOptions(uiSchema);
   const isObject = schema.type === 'object';
-  const shown = errorsVisible(registry.formContext, id) ? (rawErrors ?? []) : [];
+  const shown = shownErrors(registry.formContext, id, rawErrors, atOnceMessages(schema, options));
   const isCheckbox = options.widget === 'checkbox' || schema.type === 'boolean';
   // A group of controls has no one control a <label for> could point at: its widget names the
   // group with this text (by aria-labelledby to its id, or by the same words).
@@ -44,7 +44,7 @@ export default function FieldTemplate(props: FieldTemplateProps) {
           </ul>
         </div>
       )}
-      {help}
+      {helpShown(rawHelp, shown) && help}
     </div>
   );
 }

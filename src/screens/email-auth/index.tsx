@@ -2,6 +2,7 @@
 // rule, receives a link to the old registration screen. A failed request is logged, as the
 // specification says, and the member is also told it did not go (docs/decisions/006).
 import { useState } from 'react';
+import { useLocation } from 'react-router-dom';
 import * as emailAuthForm from 'virtual:form/email-auth';
 import messages from '../../../messages/ja.json';
 import { SchemaForm } from '../../engine/SchemaForm';
@@ -12,6 +13,11 @@ import { requestRegistrationLink } from '../../api/old-flow';
 import { useAlert } from '../../app/alert';
 
 const text = messages.emailAuth;
+/** Set by the old registration screen when its link did not hold. */
+function noticeOf(state: unknown): string | undefined {
+  const notice = (state as { notice?: string } | null)?.notice;
+  return notice === 'linkInvalid' || notice === 'linkUnchecked' ? text[notice] : undefined;
+}
 
 export default function EmailAuthScreen() {
   const [data, setData] = useState<{ email?: string }>({});
@@ -19,6 +25,7 @@ export default function EmailAuthScreen() {
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>();
   const [failure, setFailure] = useState<string>();
   const alert = useAlert();
+  const notice = noticeOf(useLocation().state);
 
   const submit = async ({ email }: { email: string }) => {
     setBusy(true);
@@ -38,6 +45,11 @@ export default function EmailAuthScreen() {
 
   return (
     <section className="card">
+      {notice && (
+        <p className="notice notice--warning" role="status">
+          {notice}
+        </p>
+      )}
       <p className="lead">{text.lead}</p>
       <SchemaForm id="emailAuthForm" form={emailAuthForm} formData={data} onChange={setData} onSubmit={submit} serverErrors={fieldErrors} busy={busy}>
         {failure && (

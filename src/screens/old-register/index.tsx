@@ -26,6 +26,8 @@ const text = messages.oldRegister;
 /** The option lists the form's fields name (x-master), the denshijiti master among them. */
 const MASTERS = mastersOf(oldRegisterForm.schema) as Array<MasterName | 'denshijiti'>;
 type Form = Omit<OldRegistrationPayload, 'key'>;
+/** Why e-mail authentication was opened from here (messages.emailAuth[notice]). */
+type EmailAuthNotice = 'linkInvalid' | 'linkUnchecked';
 
 export default function OldRegisterScreen() {
   const key = useSearchParams()[0].get('key');
@@ -39,18 +41,20 @@ export default function OldRegisterScreen() {
 
   useEffect(() => {
     let live = true;
-    const toEmailAuth = () => live && navigate(paths.emailAuth, { replace: true });
+    // E-mail authentication says why the member is there: a link that is used or expired, or
+    // one that could not be checked (no key: nothing to explain, the screen's own lead says it).
+    const toEmailAuth = (notice?: EmailAuthNotice) => live && navigate(paths.emailAuth, { replace: true, state: notice ? { notice } : undefined });
     if (!key) return void toEmailAuth();
     verifyRegistrationLink(key).then(
       (answer) => {
         if (!live) return;
-        if (!answer?.email) return toEmailAuth();
+        if (!answer?.email) return toEmailAuth('linkInvalid');
         setVerifiedEmail(answer.email);
         setData((current) => ({ ...current, email: answer.email }));
       },
       (failure) => {
         console.warn('registration link check failed', failure);
-        toEmailAuth();
+        toEmailAuth(failure instanceof ApiFailure && failure.status >= 400 && failure.status < 500 ? 'linkInvalid' : 'linkUnchecked');
       },
     );
     getMastersOrEmpty(MASTERS).then((lists) => live && setMasters(lists));
@@ -75,7 +79,7 @@ export default function OldRegisterScreen() {
     } catch (failure) {
       if (failure instanceof ApiFailure && failure.fields) setFieldErrors(failure.fields);
       await alert(format(text.registerFailed, { detail: failure instanceof ApiFailure ? failure.message : messages.client.unknown }));
-      if (failure instanceof ApiFailure && failure.code === 'LINK_INVALID') navigate(paths.emailAuth, { replace: true });
+      if (failure instanceof ApiFailure && failure.code === 'LINK_INVALID') navigate(paths.emailAuth, { replace: true, state: { notice: 'linkInvalid' } });
     } finally {
       setBusy(false);
     }

@@ -1,12 +1,12 @@
 // Registration (current flow): STEP1 e-mail verification, STEP2 basic information, STEP3 terms,
 // STEP4 the final button, which stays reachable (aria-disabled) so that activating it while
 // something is missing shows every error and scrolls to the first.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import * as profileForm from 'virtual:form/register-profile';
 import * as termsForm from 'virtual:form/register-terms';
 import messages from '../../../messages/ja.json';
 import terms from '../../../messages/terms.ja.json';
-import { SchemaForm, isFormValid, type SchemaFormHandle } from '../../engine/SchemaForm';
+import { SchemaForm, differsFromDefaults, isFormValid, type SchemaFormHandle } from '../../engine/SchemaForm';
 import { useFocusFirstError } from '../../engine/reveal';
 import { format } from '../../shared/format';
 import { normalise } from '../../shared/normalise';
@@ -36,6 +36,25 @@ const SECRETS = ['password', 'password_confirm', 'code', 'verification_code'] as
 type Draft = { address: Partial<Address>; profile: Partial<Profile> };
 
 const hasInput = (value: object) => Object.values(value).some((v) => v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0));
+/** The member's own input: STEP1's address, or STEP2 changed from its preset defaults. */
+const memberTyped = (draft: Partial<Draft> | undefined) => !!draft && ((!!draft.address && hasInput(draft.address)) || differsFromDefaults(profileForm, draft.profile));
+
+/** STEP2 and STEP3 before the address is verified: visibly locked, every control disabled (a
+ *  disabled fieldset), with the note saying why, which the group is described by. */
+function LockedUntilVerified({ locked, titleId, noteId, children }: { locked: boolean; titleId: string; noteId: string; children: ReactNode }) {
+  return (
+    <>
+      {locked && (
+        <p id={noteId} className="notice notice--locked">
+          {text.locked}
+        </p>
+      )}
+      <fieldset className={locked ? 'step__body step__body--locked' : 'step__body'} disabled={locked} aria-labelledby={titleId} aria-describedby={locked ? noteId : undefined}>
+        {children}
+      </fieldset>
+    </>
+  );
+}
 
 export default function RegisterScreen() {
   // What the member typed survives back/forward and reload in this tab, secrets aside. A
@@ -48,7 +67,10 @@ export default function RegisterScreen() {
   useEffect(() => {
     if (!registered) saveDraft({ address, profile });
   }, [address, profile, registered, saveDraft]);
-  useLeaveWarning(!registered && (hasInput(address) || hasInput(profile)));
+  // Preset defaults (gender, job, industry, mail preference) are not input: no warning for them.
+  useLeaveWarning(!registered && memberTyped({ address, profile }));
+  // A draft brought back says so, and that the address must be verified again (its code is not kept).
+  const [restored] = useState(() => memberTyped(initial));
   // STEP2 opens once the address is verified: the member goes on at its first field.
   useEffect(() => {
     if (verified) document.querySelector<HTMLElement>('#registerProfileForm input:not([type="hidden"])')?.focus();
@@ -118,17 +140,18 @@ export default function RegisterScreen() {
           {text.step3}
         </h2>
         <LegalDocument id="terms" text={terms} />
-        <p className="field__help">{text.termsNote}</p>
-        <SchemaForm
-          ref={termsRef}
-          id="registerTermsForm"
-          form={termsForm}
-          formData={agreement}
-          onChange={setAgreement}
-          onSubmit={() => undefined}
-          disabled={!verified}
-          actions={<></>}
-        />
+        <LockedUntilVerified locked={!verified} titleId="step3-title" noteId="step3-locked">
+          <SchemaForm
+            ref={termsRef}
+            id="registerTermsForm"
+            form={termsForm}
+            formData={agreement}
+            onChange={setAgreement}
+            onSubmit={() => undefined}
+            disabled={!verified}
+            actions={<></>}
+          />
+        </LockedUntilVerified>
       </section>
     ),
     [agreement, verified],
@@ -137,6 +160,11 @@ export default function RegisterScreen() {
   return (
     <div className="register">
       <p className="lead">{text.lead}</p>
+      {restored && !verified && (
+        <p className="notice notice--info" role="status">
+          {text.draftRestored}
+        </p>
+      )}
       {mastersError && (
         <p className="notice notice--error" role="alert">
           {mastersError}
@@ -153,19 +181,20 @@ export default function RegisterScreen() {
         <h2 id="step2-title" className="step__title">
           {text.step2}
         </h2>
-        {!verified && <p className="step__locked">{text.locked}</p>}
-        <SchemaForm
-          ref={profileRef}
-          id="registerProfileForm"
-          form={profileForm}
-          formData={profile}
-          onChange={setProfile}
-          onSubmit={() => undefined}
-          serverErrors={profileErrors}
-          disabled={!verified}
-          masters={masters}
-          actions={<></>}
-        />
+        <LockedUntilVerified locked={!verified} titleId="step2-title" noteId="step2-locked">
+          <SchemaForm
+            ref={profileRef}
+            id="registerProfileForm"
+            form={profileForm}
+            formData={profile}
+            onChange={setProfile}
+            onSubmit={() => undefined}
+            serverErrors={profileErrors}
+            disabled={!verified}
+            masters={masters}
+            actions={<></>}
+          />
+        </LockedUntilVerified>
       </section>
 
       {termsStep}

@@ -1,4 +1,6 @@
-// After withdrawal. A member whose session is still active has not withdrawn: my page instead.
+// After withdrawal: the frame shows this under the withdrawal dialog (the login guard lets the
+// navigation withdrawal makes through, ADR 009). A member whose session is still active has not
+// withdrawn: my page instead.
 import { Navigate } from 'react-router-dom';
 import messages from '../../../messages/ja.json';
 import { token } from '../../api/session';

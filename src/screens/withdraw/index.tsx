@@ -1,7 +1,9 @@
 // Withdrawal: what it means, the password, an optional reason. On success a dialog thanks the
 // member. The session on this device (token, cookies, session storage) is cleared as soon as
-// the server confirms, before the dialog (spec section 4); OK then goes to the site top.
+// the server confirms, before the dialog (spec section 4); behind the dialog the frame shows
+// withdraw_complete, the completion message (ADR 009); OK then goes to the site top.
 import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
 import * as withdrawForm from 'virtual:form/withdraw';
 import messages from '../../../messages/ja.json';
 import { SchemaForm } from '../../engine/SchemaForm';
@@ -13,6 +15,8 @@ import { useAlert } from '../../app/alert';
 import { endSession, token } from '../../api/session';
 import { navigateTop } from '../../app/frame';
 import { settings } from '../../api/settings';
+import { paths } from '../../app/paths.generated';
+import { WITHDRAWN_STATE } from '../../app/withdrawn';
 
 const text = messages.withdraw;
 
@@ -21,6 +25,7 @@ export default function WithdrawScreen() {
   const [busy, setBusy] = useState(false);
   const [serverErrors, setServerErrors] = useState<FieldErrors>();
   const alert = useAlert();
+  const navigate = useNavigate();
 
   const submit = async ({ password, reason }: { password: string; reason?: string }) => {
     if (!token()) return alert(text.loginRequired);
@@ -35,6 +40,9 @@ export default function WithdrawScreen() {
       return alert(failure instanceof Error && failure.message ? failure.message : text.error);
     }
     endSession({ clearSessionStorage: true });
+    navigate(paths.withdrawComplete, { replace: true, state: WITHDRAWN_STATE });
+    // The dialog opens once the new screen has taken focus to its title, so focus stays in it.
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
     await alert(text.doneBody, { title: text.doneTitle });
     navigateTop(settings().siteTopUrl);
   };
