@@ -129,6 +129,7 @@ test('withdrawal: a wrong password is refused; then the thank-you dialog, the si
 });
 
 test('when the configured session length runs out, my page says the session expired (no activity) and offers login', async ({ page }) => {
+  test.setTimeout((SHORT.sessionSeconds + 40) * 1000);
   const db = openDb({ dataDir: SHORT.dataDir });
   const member = { email: `short-${randomUUID().slice(0, 8)}@example.com`, password: 'Sample-Pass1!' };
   await createMember(db, member.email, member.password);
