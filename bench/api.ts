@@ -42,7 +42,7 @@ export async function memberCredentials(stack: Stack) {
   const db = openDb({ dataDir: stack.dataDir });
   try {
     const user = await db.selectFrom('users').select(['id', 'password_hash']).where('email', '=', DEMO.email).executeTakeFirstOrThrow();
-    const sessions = createSessions(db, 3600, 90);
+    const sessions = createSessions(db, { sessionSeconds: 3600, sessionMaxSeconds: 43200, trustedDeviceDays: 90 });
     const { token } = await sessions.open(user.id);
     const device = await sessions.trustDevice(user.id);
     return { token, deviceToken: device.token, passwordHash: user.password_hash };

@@ -131,17 +131,19 @@ test('withdrawal: a wrong password is refused; then the thank-you dialog, the si
   await expect(page).toHaveURL(/\/user\/login$/);
 });
 
-test('when the configured session length runs out, my page says the session expired and offers login', async ({ page }) => {
+test('when the configured session length runs out, my page says the session expired (no activity) and offers login', async ({ page }) => {
+  test.setTimeout((SHORT.sessionSeconds + 40) * 1000);
   const db = openDb({ dataDir: SHORT.dataDir });
   const member = { email: `short-${randomUUID().slice(0, 8)}@example.com`, password: 'Sample-Pass1!' };
   await createMember(db, member.email, member.password);
   await db.destroy();
   await loginAs(page, member, { stack: SHORT });
   await expect(page.getByText(welcome())).toBeVisible();
-  const expired = page.getByRole('alert').filter({ hasText: messages.mypage.sessionExpiredTitle });
+  const expired = page.getByRole('alertdialog').filter({ hasText: messages.session.expiredTitle });
   await expect(expired).toBeVisible({ timeout: (SHORT.sessionSeconds + 5) * 1000 });
-  await expect(expired).toContainText(messages.mypage.sessionExpiredBody);
+  await expect(expired).toContainText(messages.session.expiredIdleBody);
   expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
-  await page.getByRole('button', { name: menu.toLogin }).click();
+  await page.getByRole('button', { name: messages.session.toLogin }).click();
   await expect(page).toHaveURL(/\/user\/login$/);
+  await expect(page.getByRole('status').filter({ hasText: messages.session.expiredIdleBody })).toBeVisible();
 });

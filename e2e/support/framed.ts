@@ -1,7 +1,7 @@
 // The app as members meet it: a phone-sized window on the parent site, the app in its iframe.
 import type { Frame, FrameLocator, Locator, Page } from '@playwright/test';
 import { expect, codeIn, waitForMail } from './fixtures';
-import { E2E } from './stack-env';
+import { E2E, type Stack } from './stack-env';
 import { labels, pinBox, submitText } from './texts';
 
 export const PHONE = { width: 390, height: 844 };
@@ -16,14 +16,14 @@ export interface Framed {
 }
 
 /** Opens the parent site at phone size; with `path`, loads that app path into its frame. */
-export async function openFramed(page: Page, path?: string): Promise<Framed> {
+export async function openFramed(page: Page, path?: string, stack: Stack = E2E): Promise<Framed> {
   await page.setViewportSize(PHONE);
-  await page.goto(E2E.parentUrl + '/');
+  await page.goto(stack.parentUrl + '/');
   const element = page.locator('#member-frame');
   const handle = await element.elementHandle();
   const frame = (await handle!.contentFrame())!;
   await frame.waitForURL(/\/user\/\w+/);
-  if (path) await frame.goto(`${E2E.appUrl}/user${path}`);
+  if (path) await frame.goto(`${stack.appUrl}/user${path}`);
   return { frame, app: page.frameLocator('#member-frame'), element };
 }
 
@@ -66,7 +66,7 @@ export async function scrollParentToBottom(page: Page, framed: Framed) {
 }
 
 /** Logs in inside the frame with the mailed code (the n-th mail to the member). */
-export async function loginInFrame(page: Page, framed: Framed, member: { email: string; password: string }, mailCount = 1) {
+export async function loginInFrame(page: Page, framed: Framed, member: { email: string; password: string }, mailCount = 1, stack: Stack = E2E) {
   const { app } = framed;
   const login = labels('login');
   await app.getByRole('textbox', { name: login.email }).fill(member.email);
@@ -76,7 +76,7 @@ export async function loginInFrame(page: Page, framed: Framed, member: { email: 
   const codeBox = app.getByLabel(pinBox(1));
   await expect.poll(async () => (await codeBox.isVisible()) || !/\/user\/login/.test(framed.frame.url())).toBe(true);
   if (!(await codeBox.isVisible())) return;
-  const code = codeIn(await waitForMail(member.email, mailCount));
+  const code = codeIn(await waitForMail(member.email, mailCount, stack.mailUrl));
   await codeBox.click();
   await page.keyboard.type(code);
   await app.getByRole('button', { name: submitText('login-code') }).click();

@@ -8,7 +8,8 @@ import messages from '../../messages/ja.json';
 import { format } from '../shared/format';
 import type { FieldErrors } from '../shared/validation/field-errors';
 import { settings } from './settings';
-import { sessionEndedByServer, token } from './session';
+import { keepSessionTimes, sessionEndedByServer, token, type SessionEndReason } from './session';
+import { SESSION_ENDS_IN_HEADER, SESSION_EXPIRES_IN_HEADER } from '../shared/session-headers';
 
 export type Auth = 'client' | 'member' | 'none' | 'member-or-client';
 
@@ -59,13 +60,24 @@ function keepCodeFlow(headers: Headers | undefined) {
   if (flow) sessionStorage.setItem(CODE_FLOW_KEY, flow);
 }
 
-/** The server's answers that mean the bearer token no longer opens a session. */
-const SESSION_GONE = new Set(['UNAUTHENTICATED', 'SESSION_EXPIRED']);
+/** The server's answers that mean the bearer token no longer opens a session, and why. */
+const SESSION_GONE = new Map<string, SessionEndReason>([
+  ['UNAUTHENTICATED', 'ended'],
+  ['SESSION_EXPIRED', 'idle'],
+  ['SESSION_LIMIT', 'limit'],
+]);
 
 /** The session is over: end it once and leave the caller waiting while the app leaves the screen. */
-function sessionGone(): Promise<never> {
-  sessionEndedByServer();
+function sessionGone(reason: SessionEndReason = 'ended'): Promise<never> {
+  sessionEndedByServer(reason);
   return new Promise<never>(() => undefined);
+}
+
+/** A member answer says how long the session has left (it slid with this request; ADR 024). */
+function keepSessionFrom(headers: Headers | undefined) {
+  const expiresIn = headers?.get(SESSION_EXPIRES_IN_HEADER);
+  const endsIn = headers?.get(SESSION_ENDS_IN_HEADER);
+  if (expiresIn && endsIn) keepSessionTimes(Number(expiresIn), Number(endsIn));
 }
 
 export interface CallOptions {
@@ -94,14 +106,17 @@ export async function call<T>(method: 'get' | 'post' | 'put', path: string, opti
       fetch: (url: RequestInfo | URL, init?: RequestInit) => fetch(url, { ...init, signal: controller.signal }),
     });
     keepCodeFlow(response.headers);
+    keepSessionFrom(response.headers);
     return response.data as T;
   } catch (thrown) {
     if (thrown instanceof ApiFailure) throw thrown;
     if (controller.signal.aborted) throw new ApiFailure(messages.client.network, -1, 'TIMEOUT');
-    const response = thrown as { status?: number; data?: ErrorBody | string };
+    const response = thrown as { status?: number; data?: ErrorBody | string; headers?: Headers };
     if (!response || typeof response.status !== 'number') throw new ApiFailure(messages.client.network, 0, 'NETWORK');
     const body = typeof response.data === 'object' && response.data ? response.data : {};
-    if (response.status === 401 && bearer && SESSION_GONE.has(body.code ?? '') && !options.sessionGoneFails) return sessionGone();
+    const gone = SESSION_GONE.get(body.code ?? '');
+    if (response.status === 401 && bearer && gone && !options.sessionGoneFails) return sessionGone(gone);
+    keepSessionFrom(response.headers);
     const text = body.error ?? body.message ?? format(messages.client.httpStatus, { status: response.status });
     throw new ApiFailure(text, response.status, body.code, body.fields);
   } finally {

@@ -12,4 +12,4 @@ export const verifyRegistrationCode = (email: string, key: string) =>
 
 
 export const registerMember = (body: RegistrationPayload) =>
-  call<{ token?: string; expires_in?: number; register_number?: string }>('post', '/user/register', { auth: 'client', body });
+  call<{ token?: string; expires_in?: number; ends_in?: number; register_number?: string }>('post', '/user/register', { auth: 'client', body });

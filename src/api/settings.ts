@@ -16,6 +16,8 @@ export function settings(): ClientSettings {
       monitorUrl: parsed.monitorUrl ?? '',
       surveyUrl: parsed.surveyUrl ?? '',
       mailDomain: parsed.mailDomain ?? '',
+      sessionSeconds: parsed.sessionSeconds ?? 3600,
+      sessionMaxSeconds: parsed.sessionMaxSeconds ?? 43200,
     };
   }
   return cached;

@@ -7,7 +7,7 @@
 // to it) and, on close, gives focus back to what had it, or to the page's main region when that
 // is gone. Not a native modal <dialog>: it would work, but it makes the frame's whole document
 // inert, so axe no longer sees the page's h1 and reports the parent page as having none.
-import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { createPortal } from 'react-dom';
 import messages from '../../messages/ja.json';
 import { showElement } from './frame';
@@ -38,6 +38,40 @@ export function keepTabInside(container: HTMLElement, event: KeyboardEvent) {
   }
 }
 
+/** A modal layer's machinery, for every dialog (the alert, the session warning): while `open` is
+ *  set, before the first paint, everything beside `layer` at the end of <body> becomes inert and
+ *  `initial` gets focus; the parent brings `box` into view; Tab stays inside `box`. Run again
+ *  whenever `open` changes identity (a second alert after the first). */
+export function useModalLayer(open: unknown, layer: RefObject<HTMLElement | null>, box: RefObject<HTMLElement | null>, initial: RefObject<HTMLElement | null>) {
+  useLayoutEffect(() => {
+    const dialog = box.current;
+    const backdrop = layer.current;
+    if (!open || !dialog || !backdrop) return;
+    const madeInert = [...document.body.children].filter((el) => el !== backdrop && !el.hasAttribute('inert'));
+    madeInert.forEach((el) => el.setAttribute('inert', ''));
+    initial.current?.focus({ preventScroll: true });
+    showElement(dialog);
+    return () => madeInert.forEach((el) => el.removeAttribute('inert'));
+  }, [open, layer, box, initial]);
+  // Tab is kept inside from the document, since a click on the backdrop can leave focus on body.
+  useEffect(() => {
+    if (!open) return;
+    const onKeyDown = (event: KeyboardEvent) => box.current && keepTabInside(box.current, event);
+    document.addEventListener('keydown', onKeyDown, true);
+    return () => document.removeEventListener('keydown', onKeyDown, true);
+  }, [open, box]);
+}
+
+/** After a dialog closed and the screen reacted (it may navigate): focus back on `previous`, or on
+ *  the main region when that is gone, unless something already has it. */
+export function returnFocusAfterDialog(previous: Element | null) {
+  window.setTimeout(() => {
+    if (document.activeElement && document.activeElement !== document.body) return;
+    const target = previous instanceof HTMLElement && previous.isConnected && previous !== document.body ? previous : document.querySelector<HTMLElement>('main');
+    target?.focus({ preventScroll: true });
+  });
+}
+
 export function AlertProvider({ children }: { children: ReactNode }) {
   const [current, setCurrent] = useState<{ message: string; title?: string; done: () => void } | null>(null);
   const okButton = useRef<HTMLButtonElement>(null);
@@ -52,35 +86,13 @@ export function AlertProvider({ children }: { children: ReactNode }) {
       }),
     [],
   );
-  // Before the first paint: everything beside the dialog becomes inert, focus goes to OK.
-  useLayoutEffect(() => {
-    const box = dialog.current;
-    const layer = backdrop.current;
-    if (!current || !box || !layer) return;
-    const madeInert = [...document.body.children].filter((el) => el !== layer && !el.hasAttribute('inert'));
-    madeInert.forEach((el) => el.setAttribute('inert', ''));
-    okButton.current?.focus({ preventScroll: true });
-    showElement(box);
-    return () => madeInert.forEach((el) => el.removeAttribute('inert'));
-  }, [current]);
-  // Tab is kept inside from the document, since a click on the backdrop can leave focus on body.
-  useEffect(() => {
-    if (!current) return;
-    const onKeyDown = (event: KeyboardEvent) => dialog.current && keepTabInside(dialog.current, event);
-    document.addEventListener('keydown', onKeyDown, true);
-    return () => document.removeEventListener('keydown', onKeyDown, true);
-  }, [current]);
+  useModalLayer(current, backdrop, dialog, okButton);
   const close = () => {
     const previous = returnFocus.current;
     returnFocus.current = null;
     current?.done();
     setCurrent(null);
-    // After the screen has reacted to OK (it may navigate), put focus somewhere deliberate.
-    window.setTimeout(() => {
-      if (document.activeElement && document.activeElement !== document.body) return;
-      const target = previous instanceof HTMLElement && previous.isConnected && previous !== document.body ? previous : document.querySelector<HTMLElement>('main');
-      target?.focus({ preventScroll: true });
-    });
+    returnFocusAfterDialog(previous);
   };
   return (
     <AlertContext.Provider value={alert}>

@@ -8,6 +8,7 @@ import { onSessionEnded, token } from '../api/session';
 import { Layout } from './Layout';
 import type { LoginState } from './login-state';
 import { justWithdrawn } from './withdrawn';
+import { SessionDialog } from './SessionDialog';
 
 /** Sends a visitor without a stored token to the login page, remembering where they were going.
  *  A route the catalogue marks `afterWithdrawal` also opens for the navigation withdrawal makes. */
@@ -42,7 +43,7 @@ export function routeObjects(): RouteObject[] {
 const ROUTES = routeObjects();
 
 /** The one place that reacts when the API client ends a dead session: the member goes to the
- *  login page with a notice, and back to where they were once logged in. */
+ *  login page with a notice saying why, and back to where they were once logged in. */
 function SessionEndedRedirect() {
   const navigate = useNavigate();
   const location = useLocation();
@@ -52,9 +53,9 @@ function SessionEndedRedirect() {
   }, [location]);
   useEffect(
     () =>
-      onSessionEnded(() => {
+      onSessionEnded((reason) => {
         const { pathname, search } = where.current;
-        const state: LoginState = { notice: 'sessionEnded', from: pathname.startsWith(loginPath) ? undefined : pathname + search };
+        const state: LoginState = { notice: reason, from: pathname.startsWith(loginPath) ? undefined : pathname + search };
         navigate(loginPath, { replace: true, state });
       }),
     [navigate],
@@ -69,6 +70,7 @@ export function AppRoutes() {
   return (
     <>
       <SessionEndedRedirect />
+      <SessionDialog />
       {element}
     </>
   );

@@ -210,7 +210,7 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
     clearInterval(sweeper);
   });
   const limits = createRateLimits(opts.config.limits, opts.config.codesPerHour, { db, redis: opts.redis, prefix: opts.limitPrefix });
-  const sessions = createSessions(db, opts.config.sessionSeconds, opts.config.trustedDeviceDays);
+  const sessions = createSessions(db, opts.config);
   const ctx: AppContext = {
     db,
     mailer,
@@ -280,6 +280,8 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
     monitorUrl: opts.config.monitorUrl,
     surveyUrl: opts.config.surveyUrl,
     mailDomain: opts.config.mailDomain,
+    sessionSeconds: opts.config.sessionSeconds,
+    sessionMaxSeconds: opts.config.sessionMaxSeconds,
   };
   if (opts.mountClient) await opts.mountClient(app, settings);
   else if (opts.distDir) await serveClient(app, opts.distDir, settings);

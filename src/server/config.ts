@@ -39,7 +39,10 @@ export interface Config {
   supportPhone: string;
   supportHours: string;
   publicUrl: string;
+  /** A session ends this long after the member's last request (it slides; docs/decisions/024). */
   sessionSeconds: number;
+  /** ...and at the latest this long after login, however active the member is (024). */
+  sessionMaxSeconds: number;
   codeTtlSeconds: number;
   codeMaxAttempts: number;
   codesPerHour: number;
@@ -120,6 +123,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const mailFrom = env.MAIL_FROM ?? mail.from;
   const mailDomain = /@([^>\s]+)>?\s*$/.exec(mailFrom)?.[1];
   if (!mailDomain) throw new Error(`MAIL_FROM must contain an address, got "${mailFrom}"`);
+  const sessionSeconds = int(env, 'SESSION_SECONDS', 3600);
+  const sessionMaxSeconds = int(env, 'SESSION_MAX_SECONDS', 43200);
+  if (sessionMaxSeconds < sessionSeconds) throw new Error(`SESSION_MAX_SECONDS (${sessionMaxSeconds}) must be at least SESSION_SECONDS (${sessionSeconds})`);
   return {
     port,
     host: env.HOST ?? '127.0.0.1',
@@ -141,7 +147,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     supportPhone: env.SUPPORT_PHONE || '0120-000-000',
     supportHours: env.SUPPORT_HOURS || mail.supportHours,
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
-    sessionSeconds: int(env, 'SESSION_SECONDS', 3600),
+    sessionSeconds,
+    sessionMaxSeconds,
     codeTtlSeconds: int(env, 'CODE_TTL_SECONDS', 600),
     codeMaxAttempts: int(env, 'CODE_MAX_ATTEMPTS', 5),
     codesPerHour: int(env, 'CODES_PER_HOUR', 10),

@@ -11,7 +11,7 @@ import type { SchemaSet } from '../shared/validation/schema-files';
 
 export type AppConfig = Pick<
   Config,
-  | 'sessionSeconds' | 'codeTtlSeconds' | 'codeMaxAttempts' | 'codesPerHour' | 'trustedDeviceDays' | 'verifiedEmailSeconds' | 'parentOrigins'
+  | 'sessionSeconds' | 'sessionMaxSeconds' | 'codeTtlSeconds' | 'codeMaxAttempts' | 'codesPerHour' | 'trustedDeviceDays' | 'verifiedEmailSeconds' | 'parentOrigins'
   | 'siteTopUrl' | 'monitorUrl' | 'surveyUrl' | 'mailDomain' | 'limits' | 'publicUrl' | 'registrationLinkSeconds'
 >;
 

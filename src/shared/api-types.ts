@@ -40,6 +40,10 @@ export interface ClientSettings {
   surveyUrl: string;
   /** The domain the site's mail comes from (the password reminder tells members to allow it). */
   mailDomain: string;
+  /** SESSION_SECONDS: the warning before a session's end comes a fifth of it ahead, at most 5 minutes. */
+  sessionSeconds: number;
+  /** SESSION_MAX_SECONDS: the absolute limit the expiry notice names (docs/decisions/024). */
+  sessionMaxSeconds: number;
 }
 
 /** The name of a master list GET /v1/master/options serves: a key of schemas/masters/options.json

@@ -35,6 +35,7 @@ export const TRUSTED_COOKIE = 'ms_trusted_device';
 
 export const testConfig: AppConfig = {
   sessionSeconds: 3600,
+  sessionMaxSeconds: 43200,
   codeTtlSeconds: 600,
   codeMaxAttempts: 5,
   codesPerHour: 10,

@@ -1,6 +1,7 @@
 // Contact (form id contactForm): the privacy notice and its agreement first, then the inquiry.
 // A logged-in member's name and address are filled in and locked, and the agreement counts as
-// given.
+// given. What was typed is kept for the tab (a draft, no secrets) and comes back after a reload
+// or a re-login, with a note saying so (docs/decisions/024).
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import * as privacyForm from 'virtual:form/contact-privacy';
@@ -21,15 +22,26 @@ import { useAlert } from '../../app/alert';
 import { LegalDocument } from '../../app/LegalDocument';
 import { token } from '../../api/session';
 import { paths } from '../../app/paths.generated';
+import { useOwnedDraft } from '../../app/use-session-draft';
 
 const text = messages.contact;
 type Inquiry = Omit<ContactPayload, 'privacy_checked' | 'agree_privacy'>;
 const LOCKED = { last_name_kanji: { 'ui:readonly': true }, first_name_kanji: { 'ui:readonly': true }, email: { 'ui:readonly': true } };
+/** The inquiry asks for no password or code; a field named password would never be kept anyway. */
+const SECRETS = [] as const;
+/** A visitor's draft belongs to no member. */
+const VISITOR = '';
 
 export default function ContactScreen() {
   const [member, setMember] = useState(false);
   const [agreement, setAgreement] = useState<{ agree_privacy?: boolean }>({});
-  const [inquiry, setInquiry] = useState<Partial<Inquiry>>({});
+  const { restoreFor, keep: keepDraft, clear: clearDraft } = useOwnedDraft<Inquiry>('contact', SECRETS);
+  // A visitor's draft is theirs at once; a member's once their address is known (below).
+  const [visitorDraft] = useState(() => (token() ? undefined : restoreFor(VISITOR, {})));
+  const [inquiry, setInquiry] = useState<Partial<Inquiry>>(() => visitorDraft ?? {});
+  const [restored, setRestored] = useState(!!visitorDraft);
+  /** Whose draft this is, with what the form opened with; null until a member's info arrives. */
+  const [owner, setOwner] = useState<{ id: string; opened: Partial<Inquiry> } | null>(() => (token() ? null : { id: VISITOR, opened: {} }));
   const [masters, setMasters] = useState<Record<string, MasterOption[]>>({});
   const [busy, setBusy] = useState(false);
   const [serverErrors, setServerErrors] = useState<FieldErrors>();
@@ -42,11 +54,20 @@ export default function ContactScreen() {
     getUserInfo().then(
       (user) => {
         setMember(true);
-        setInquiry((prev) => ({ ...prev, last_name_kanji: String(user.last_name_kanji ?? ''), first_name_kanji: String(user.first_name_kanji ?? ''), email: user.email }));
+        const opened = { last_name_kanji: String(user.last_name_kanji ?? ''), first_name_kanji: String(user.first_name_kanji ?? ''), email: user.email };
+        const draft = restoreFor(user.email, opened);
+        setInquiry((prev) => ({ ...(draft ?? prev), ...opened }));
+        setRestored(!!draft);
+        setOwner({ id: user.email, opened });
       },
       (failure) => console.error('user info failed; the form stays open to fill in', failure),
     );
+    // Once, when the screen opens: the draft read then is the one to restore.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
+  useEffect(() => {
+    if (owner) keepDraft(owner.id, inquiry, owner.opened);
+  }, [keepDraft, owner, inquiry]);
 
   const agreed = member || agreement.agree_privacy === true;
 
@@ -54,6 +75,7 @@ export default function ContactScreen() {
     setBusy(true);
     try {
       const { ticket_no: ticketNo } = await sendInquiry({ ...normalise(contactForm.schema, data), privacy_checked: true, agree_privacy: true });
+      clearDraft();
       await alert(ticketNo ? `${text.done}\n${format(text.doneTicket, { ticketNo })}` : text.done);
       navigate(token() ? paths.mypage : paths.login);
     } catch (failure) {
@@ -66,6 +88,11 @@ export default function ContactScreen() {
 
   return (
     <section className="card">
+      {restored && (
+        <p className="notice notice--info" role="status">
+          {messages.session.draftRestored}
+        </p>
+      )}
       {member ? (
         <p className="lead">{text.memberNote}</p>
       ) : (

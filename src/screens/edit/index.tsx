@@ -1,7 +1,8 @@
 // Member info edit: the edit form's sections (its UI schema), validated live, the birthday
-// read-only. Filled from the saved member record; sends the specification's profile update
-// payload (src/shared/wire/profile-update.ts).
-import { useState } from 'react';
+// read-only. Filled from the saved member record, or from what the member typed in this tab and
+// has not saved (a draft that survives a reload and a re-login; docs/decisions/024), with a note
+// saying so; sends the specification's profile update payload (src/shared/wire/profile-update.ts).
+import { useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import * as editForm from 'virtual:form/edit-profile';
 import messages from '../../../messages/ja.json';
@@ -17,6 +18,7 @@ import { updateUserInfo } from '../../api/user-info';
 import { useAlert } from '../../app/alert';
 import { useProfileData } from '../../app/use-profile-data';
 import { paths } from '../../app/paths.generated';
+import { useOwnedDraft } from '../../app/use-session-draft';
 
 const text = messages.edit;
 const MASTERS = mastersOf(editForm.schema);
@@ -24,11 +26,17 @@ const MASTERS = mastersOf(editForm.schema);
 const RECORD = memberRecord({ [editForm.name]: editForm });
 
 type EditData = Record<string, unknown>;
+/** The edit form asks for no password or code; a field named password would never be kept anyway. */
+const SECRETS = [] as const;
 
 function EditForm({ user, masters }: { user: UserInfo; masters: Record<string, { value: string; label: string }[]> }) {
   // The saved record as the form holds it: lists as lists, the postal code as members read it
   // (x-display: 100-0001), empty fields not given.
-  const [data, setData] = useState<Partial<EditData>>(() => formDataOf(RECORD, editForm.name, user));
+  const saved = useMemo(() => formDataOf(RECORD, editForm.name, user), [user]);
+  const { restoreFor, keep: keepDraft, clear: clearDraft } = useOwnedDraft<EditData>('edit', SECRETS);
+  const [restored] = useState(() => restoreFor(user.email, saved));
+  const [data, setData] = useState<Partial<EditData>>(() => restored ?? saved);
+  useEffect(() => keepDraft(user.email, data, saved), [keepDraft, data, saved, user.email]);
   const [busy, setBusy] = useState(false);
   const [serverErrors, setServerErrors] = useState<FieldErrors>();
   const alert = useAlert();
@@ -39,6 +47,7 @@ function EditForm({ user, masters }: { user: UserInfo; masters: Record<string, {
     setBusy(true);
     try {
       await updateUserInfo(profileToWire(editForm.schema, normalise(editForm.schema, form), user));
+      clearDraft();
       await alert(text.done);
       navigate(paths.mypage);
     } catch (failure) {
@@ -50,6 +59,12 @@ function EditForm({ user, masters }: { user: UserInfo; masters: Record<string, {
   };
 
   return (
+    <>
+      {restored && (
+        <p className="notice notice--info" role="status">
+          {messages.session.draftRestored}
+        </p>
+      )}
     <SchemaForm
       id="editForm"
       form={editForm}
@@ -78,6 +93,7 @@ function EditForm({ user, masters }: { user: UserInfo; masters: Record<string, {
         </>
       }
     />
+    </>
   );
 }
 

@@ -10,7 +10,8 @@ import { ApiFailure } from '../../api/client';
 import { login, sendLoginCode, type Credentials } from '../../api/user-auth';
 import { verificationMessage } from '../../api/verification';
 import { useAlert } from '../../app/alert';
-import { hasLastLogin, startSession } from '../../api/session';
+import { hasLastLogin, startSession, type SessionEndReason } from '../../api/session';
+import { sessionLimitText } from '../../app/session-time';
 import { useCodedFlow } from '../../app/use-coded-flow';
 import { CodeEntry } from '../../app/CodeEntry';
 import { useLoginState } from '../../app/login-state';
@@ -26,12 +27,12 @@ export default function LoginScreen() {
   const { from, notice } = useLoginState();
 
   /** Starts the session the server granted and goes where the member was going. */
-  const finish = async ({ token, expires_in }: { token?: string; expires_in?: number }) => {
+  const finish = async ({ token, expires_in, ends_in }: { token?: string; expires_in?: number; ends_in?: number }) => {
     if (!token) {
       await alert(text.tokenMissing);
       throw new AlreadyTold();
     }
-    startSession(token, expires_in);
+    startSession(token, expires_in, ends_in);
     navigate(from && !from.startsWith(paths.login) ? from : paths.mypage, { replace: true });
   };
 
@@ -68,9 +69,9 @@ export default function LoginScreen() {
 
   return (
     <section className="card">
-      {notice === 'sessionEnded' && (
+      {notice && (
         <p className="notice notice--warning" role="status">
-          {text.sessionEnded}
+          {sessionEndedText(notice)}
         </p>
       )}
       <p className="lead">{text.lead}</p>
@@ -106,6 +107,13 @@ export default function LoginScreen() {
       </div>
     </section>
   );
+}
+
+/** Why the member was logged out, as it was (docs/decisions/024). */
+function sessionEndedText(reason: SessionEndReason): string {
+  if (reason === 'idle') return messages.session.expiredIdleBody;
+  if (reason === 'limit') return format(messages.session.expiredLimitBody, { limit: sessionLimitText() });
+  return text.sessionEnded;
 }
 
 /** The code-less login was refused for another reason than "a code is needed". */

@@ -10,7 +10,7 @@ export default function LogoutScreen() {
   useEffect(() => {
     const request = token() ? logout().catch((failure) => console.warn('logout call failed', failure)) : Promise.resolve();
     void request.finally(() => {
-      endSession();
+      endSession({ clearDrafts: true });
       navigateTop(settings().siteTopUrl);
     });
   }, []);

@@ -1,12 +1,11 @@
-// My page: the registration application, notices, and the member menu. When the session timer
-// started at login runs out, the page says so and offers the way back to login.
+// My page: the registration application, notices, and the member menu. When the session runs
+// out, the app's session dialog says so and offers the way back to login (src/app/SessionDialog.tsx).
 import { useEffect, useState } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link } from 'react-router-dom';
 import messages from '../../../messages/ja.json';
 import { getUserInfo, type UserInfo } from '../../api/user-info';
 import { getApplications, getNotifications, type Application, type Notice } from '../../api/member';
 import { format } from '../../shared/format';
-import { useSessionExpiry } from '../../app/use-session-expiry';
 import { formatDateTime } from '../../shared/format-date';
 import { navigateTop } from '../../app/frame';
 import { settings } from '../../api/settings';
@@ -17,10 +16,9 @@ type Loaded<T> = { state: 'loading' } | { state: 'ok'; value: T } | { state: 'er
 
 /** Loads once when the screen opens. A dead session never reaches here: the API client ends it
  *  and the app takes the member to login, so a failure is a real failure to show. */
-function useMemberData<T>(load: () => Promise<T>, failed: string, expired: boolean): Loaded<T> {
+function useMemberData<T>(load: () => Promise<T>, failed: string): Loaded<T> {
   const [data, setData] = useState<Loaded<T>>({ state: 'loading' });
   useEffect(() => {
-    if (expired) return;
     let current = true;
     load().then(
       (value) => current && setData({ state: 'ok', value }),
@@ -29,7 +27,7 @@ function useMemberData<T>(load: () => Promise<T>, failed: string, expired: boole
     return () => {
       current = false;
     };
-  }, [load, failed, expired]);
+  }, [load, failed]);
   return data;
 }
 
@@ -38,23 +36,9 @@ function statusLabel(status: string): string {
 }
 
 export default function MypageScreen() {
-  const [expired] = useSessionExpiry();
-  const navigate = useNavigate();
-  const user = useMemberData<UserInfo>(getUserInfo, messages.info.failed, expired);
-  const applications = useMemberData<Application[]>(getApplications, text.applicationFailed, expired);
-  const notices = useMemberData<Notice[]>(getNotifications, text.noticesFailed, expired);
-
-  if (expired) {
-    return (
-      <section className="card notice notice--warning" role="alert">
-        <h2>{text.sessionExpiredTitle}</h2>
-        <p>{text.sessionExpiredBody}</p>
-        <button type="button" className="button button--primary" onClick={() => navigate(paths.login)}>
-          {text.toLogin}
-        </button>
-      </section>
-    );
-  }
+  const user = useMemberData<UserInfo>(getUserInfo, messages.info.failed);
+  const applications = useMemberData<Application[]>(getApplications, text.applicationFailed);
+  const notices = useMemberData<Notice[]>(getNotifications, text.noticesFailed);
 
   const { monitorUrl, surveyUrl, siteTopUrl } = settings();
   return (

@@ -43,9 +43,9 @@ export default function OldLoginScreen() {
   const submit = async (form: Form) => {
     setBusy(true);
     try {
-      const { token, expires_in } = await login(form);
+      const { token, expires_in, ends_in } = await login(form);
       if (!token) return await alert(text.noToken);
-      startSession(token, expires_in);
+      startSession(token, expires_in, ends_in);
       navigate('/', { replace: true });
     } catch (failure) {
       const network = !(failure instanceof ApiFailure) || failure.status <= 0;

@@ -12,7 +12,7 @@ export default function OldLogoutScreen() {
   useEffect(() => {
     const request = token() ? logout().catch((failure) => console.warn('logout call failed', failure)) : Promise.resolve();
     void request.finally(() => {
-      endSession();
+      endSession({ clearDrafts: true });
       navigate(paths.login, { replace: true });
     });
   }, [navigate]);

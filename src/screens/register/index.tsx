@@ -105,9 +105,9 @@ export default function RegisterScreen() {
     const payload = registrationToWire(profileForm.schema, normalise(profileForm.schema, profile as Profile), verified);
     setBusy(true);
     try {
-      const { token, expires_in, register_number } = await registerMember(payload);
+      const { token, expires_in, ends_in, register_number } = await registerMember(payload);
       if (!token) return await alert(text.tokenMissing);
-      startSession(token, expires_in);
+      startSession(token, expires_in, ends_in);
       setRegistered(true);
       clearDraft();
       await alert(`${text.completed}\n\n${applicationReceived(register_number)}`);

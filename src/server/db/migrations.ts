@@ -242,6 +242,14 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('users').addColumn('attributes', 'text', (c) => c.notNull().defaultTo('{}')).execute();
     },
   },
+  '011-session-absolute-end': {
+    async up(db: Kysely<unknown>) {
+      // A session slides with the member's requests (expires_at moves) up to an end fixed at
+      // login (docs/decisions/024). Sessions opened before this end where they would have.
+      await db.schema.alterTable('sessions').addColumn('ends_at', 'text').execute();
+      await sql`update sessions set ends_at = expires_at`.execute(db);
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -23,7 +23,10 @@ export interface SessionsTable {
   token_hash: string;
   user_id: string;
   created_at: string;
+  /** The idle end: moved forward by the member's requests, never past ends_at. */
   expires_at: string;
+  /** The absolute end, fixed at login (null only for rows older than migration 011). */
+  ends_at: string | null;
   revoked_at: string | null;
 }
 

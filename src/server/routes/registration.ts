@@ -94,6 +94,6 @@ export function registrationRoutes(app: FastifyInstance, ctx: AppContext) {
     // The welcome mail was queued with the member; a relay outage only delays it (no error).
     await ctx.outbox.sendQueued(welcomeId);
     // The register number the welcome mail quotes: the completion dialog shows it at once.
-    return { token: session.token, expires_in: session.expiresIn, register_number: registerNumber };
+    return { token: session.token, expires_in: session.expiresIn, ends_in: session.endsIn, register_number: registerNumber };
   });
 }

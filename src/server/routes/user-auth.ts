@@ -3,11 +3,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { ApiError } from '../errors';
 import { verifyPassword } from '../services/passwords';
-import { bearerToken } from '../auth';
+import { bearerToken, tellSessionTimes } from '../auth';
 import type { VerifyFlow } from '../verify-flow';
-import { apiBody } from '../route-schemas';
+import { apiBody, apiResponse } from '../route-schemas';
 import { mailCode, useCode } from '../code-flow';
 import { hashToken } from '../services/secrets';
+import { secondsUntil } from '../services/sessions';
 
 export const TRUSTED_DEVICE_COOKIE = 'ms_trusted_device';
 
@@ -107,7 +108,16 @@ export function userAuthRoutes(app: FastifyInstance, ctx: AppContext) {
         maxAge: device.maxAge,
       });
     }
-    return { token: session.token, expires_in: session.expiresIn };
+    return { token: session.token, expires_in: session.expiresIn, ends_in: session.endsIn };
+  });
+
+  // The session warning's "extend" (docs/decisions/024): the idle end moves to sessionSeconds from
+  // now (never past the absolute end), written whatever it gains. No body.
+  const extendResponse = { 200: apiResponse(ctx.schemas, 'api.user-session-extend-response.json') };
+  app.post('/v1/user/session/extend', { config: { auth: 'member' }, schema: { response: extendResponse } }, async (request, reply) => {
+    const session = await ctx.sessions.check(bearerToken(request), { extend: true });
+    tellSessionTimes(reply, session);
+    return { expires_in: secondsUntil(session.expiresAt), ends_in: secondsUntil(session.endsAt) };
   });
 
   app.post('/v1/user/logout', { config: { auth: 'member' } }, async (request, reply) => {
