@@ -39,9 +39,16 @@ test('member info shows every field with dashes for empty ones; edit saves and r
   for (const section of sectionTitles('edit-profile')) await expect(page.getByRole('heading', { name: section })).toBeVisible();
   await expect(page.getByLabel(profile.birthday)).not.toBeEditable();
   await field(page, profile.purpose_detail).fill('短い');
-  await expect(page.getByText(messages.edit.invalid)).toBeVisible();
+  // A refused update: the spec's red notice heads one summary at the top of the form, which takes
+  // focus and links to the field; it goes once the field is put right.
+  await page.getByRole('button', { name: submitText('edit-profile') }).click();
+  const summary = page.locator('.error-summary');
+  await expect(summary.getByRole('heading', { name: messages.form.errorSummary })).toBeVisible();
+  await expect(summary).toBeFocused();
+  await expect(summary.getByRole('link')).toHaveText([new RegExp(escapeRegExp(profile.purpose_detail))]);
+  expect(await summary.evaluate((box) => !!(box.compareDocumentPosition(document.querySelector('[data-field="root_purpose_detail"]')!) & Node.DOCUMENT_POSITION_FOLLOWING))).toBe(true);
   await field(page, profile.purpose_detail).fill('月に一度、長野県の古民家に滞在して、地域の農家さんと一緒に米づくりに取り組みたいと考えています。');
-  await expect(page.getByText(messages.edit.invalid)).toHaveCount(0);
+  await expect(summary).toHaveCount(0);
   await field(page, profile.zip_current).fill('060-0001');
   await field(page, profile.address_current).fill('北海道札幌市中央区北一条西2丁目');
   await field(page, profile.amc).fill('１２３４５６７８９０');

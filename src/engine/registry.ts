@@ -14,6 +14,7 @@ import BaseInputTemplate from './templates/BaseInputTemplate';
 import FieldTemplate from './templates/FieldTemplate';
 import FieldHelpTemplate from './templates/FieldHelpTemplate';
 import ObjectFieldTemplate from './templates/ObjectFieldTemplate';
+import ErrorSummaryTemplate from './templates/ErrorSummaryTemplate';
 
 export const widgets: RegistryWidgetsType = {
   pin: PinInputWidget,
@@ -32,5 +33,5 @@ export const templates: Partial<TemplatesType> = {
   FieldTemplate,
   FieldHelpTemplate,
   ObjectFieldTemplate,
-  ErrorListTemplate: () => null,
+  ErrorListTemplate: ErrorSummaryTemplate,
 };
