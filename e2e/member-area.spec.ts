@@ -100,7 +100,7 @@ test('e-mail change with a wrong code says the code is invalid or expired; redo 
   const code = codeIn(await waitForMail(newEmail));
   await typeCode(page, wrongCode(code));
   await page.getByRole('button', { name: submitText('email-change-code') }).click();
-  await expect(page.getByText(messages.verification.invalid)).toBeVisible();
+  await expect(page.locator('.field__errors').getByText(messages.verification.invalid)).toBeVisible();
   await page.getByRole('button', { name: messages.emailChange.redo }).click();
   await expect(field(page, emailChange.email)).toHaveValue('');
   await expect(field(page, emailChange.email)).toBeEditable();
