@@ -48,7 +48,7 @@ test('login: focus goes to the code boxes when they open; a dialog gives focus b
   const wrong = wrongCode(codeIn(await waitForMail(member.email)));
   await page.keyboard.type(wrong); // straight into the focused first box
   await app.getByRole('button', { name: submitText('login-code') }).click();
-  await expect(app.getByText(messages.verification.invalid)).toBeVisible();
+  await expect(app.locator('.field__errors').getByText(messages.verification.invalid)).toBeVisible();
   await expectAccessible(page, '/login wrong code');
 
   await app.getByRole('button', { name: messages.login.redo }).click();

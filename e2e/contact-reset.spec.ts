@@ -27,7 +27,7 @@ test('a visitor agrees to the privacy notice, sends an inquiry and gets the ackn
   await field(page, contact.purpose_detail).fill('https://example.com を見ました。運賃について教えてください。');
   await page.getByRole('button', { name: submitText('contact') }).click();
   // The inquiry text bans links and markup, not emoji: its message says so.
-  await expect(page.getByText(rulesOf('contact').message('purpose_detail', 'not'))).toBeVisible();
+  await expect(page.locator('.field__errors').getByText(rulesOf('contact').message('purpose_detail', 'not'))).toBeVisible();
   await field(page, contact.purpose_detail).fill('特別運賃で予約した航空券は、出発の何日前まで変更できますか。');
   await page.getByRole('button', { name: submitText('contact') }).click();
   const dialog = page.getByRole('alertdialog');
@@ -85,7 +85,7 @@ test('a member resets the password with the mailed code; the new password works 
   await field(page, identity.birthday).fill('1990年2月30日');
   await field(page, identity.phone).fill('03-1234-5678');
   await page.getByRole('button', { name: submitText('reset-identity') }).click();
-  await expect(page.getByText(rulesOf('reset-identity').message('birthday', 'format'))).toBeVisible();
+  await expect(page.locator('.field__errors').getByText(rulesOf('reset-identity').message('birthday', 'format'))).toBeVisible();
   await field(page, identity.birthday).fill('1990/4/1');
   await field(page, identity.phone).click();
   await expect(field(page, identity.birthday)).toHaveValue('1990-04-01');

@@ -47,7 +47,7 @@ test('the app answers with the strict CSP and runs under it without violations',
   expect(csp).toContain("object-src 'none'");
   expect(csp).toContain("base-uri 'none'");
   await page.getByRole('button', { name: submitText('login'), exact: true }).click();
-  await expect(page.getByText(rulesOf('login').required('email'))).toBeVisible();
+  await expect(page.locator('.field__errors').getByText(rulesOf('login').required('email'))).toBeVisible();
   expect(violations).toEqual([]);
 });
 

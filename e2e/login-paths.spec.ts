@@ -25,7 +25,7 @@ test('an expired code is refused with the invalid-or-expired message', async ({ 
   await db.updateTable('email_codes').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('email', '=', member.email).execute();
   await typeCode(page, code);
   await page.getByRole('button', { name: submitText('login-code') }).click();
-  await expect(page.getByText(messages.verification.invalid)).toBeVisible();
+  await expect(page.locator('.field__errors').getByText(messages.verification.invalid)).toBeVisible();
   await expect(page).toHaveURL(/\/user\/login$/);
 });
 
@@ -36,7 +36,7 @@ test('after five wrong codes the code is dead: attempt-limit message even for th
   for (let attempt = 1; attempt <= 4; attempt++) {
     await typeCode(page, wrong);
     await page.getByRole('button', { name: submitText('login-code') }).click();
-    await expect(page.getByText(messages.verification.invalid)).toBeVisible();
+    await expect(page.locator('.field__errors').getByText(messages.verification.invalid)).toBeVisible();
     await clearCode(page);
   }
   await typeCode(page, wrong);
@@ -69,7 +69,7 @@ test('resend is locked by a visible countdown (the route\'s resendLockSeconds), 
   if (first !== second) {
     await typeCode(page, first);
     await page.getByRole('button', { name: submitText('login-code') }).click();
-    await expect(page.getByText(messages.verification.invalid)).toBeVisible();
+    await expect(page.locator('.field__errors').getByText(messages.verification.invalid)).toBeVisible();
     await clearCode(page);
   }
   await typeCode(page, second);

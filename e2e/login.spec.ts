@@ -35,7 +35,7 @@ test.describe('member login', () => {
     const code = codeIn(await waitForMail(member.email));
     await typeCode(page, wrongCode(code));
     await page.getByRole('button', { name: submitText('login-code') }).click();
-    await expect(page.getByText(messages.verification.invalid)).toBeVisible();
+    await expect(page.locator('.field__errors').getByText(messages.verification.invalid)).toBeVisible();
 
     await page.getByLabel(pinBox(1)).click();
     await page.keyboard.press('Control+A');
@@ -51,7 +51,7 @@ test.describe('member login', () => {
     await expect(page.getByText(loginRules.required('email'))).toBeVisible();
     await expect(page.getByText(loginRules.required('password'), { exact: true })).toBeVisible();
     await page.getByLabel(login.email).fill('not-an-address');
-    await expect(page.getByText(loginRules.message('email', 'pattern'))).toBeVisible();
+    await expect(page.locator('.field__errors').getByText(loginRules.message('email', 'pattern'))).toBeVisible();
   });
 
   test('the member guard sends a visitor to login', async ({ page }) => {

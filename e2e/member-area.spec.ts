@@ -42,9 +42,16 @@ test('member info shows every field with dashes for empty ones; edit saves and r
   await expect(page.getByRole('group', { name: profile.birthday })).toHaveCount(0);
   await expect(page.getByRole('textbox', { name: messages.form.dateYear })).toHaveCount(0);
   await field(page, profile.purpose_detail).fill('短い');
-  await expect(page.getByText(messages.edit.invalid)).toBeVisible();
+  // A refused update: the spec's red notice heads one summary at the top of the form, which takes
+  // focus and links to the field; it goes once the field is put right.
+  await page.getByRole('button', { name: submitText('edit-profile') }).click();
+  const summary = page.locator('.error-summary');
+  await expect(summary.getByRole('heading', { name: messages.form.errorSummary })).toBeVisible();
+  await expect(summary).toBeFocused();
+  await expect(summary.getByRole('link')).toHaveText([new RegExp(escapeRegExp(profile.purpose_detail))]);
+  expect(await summary.evaluate((box) => !!(box.compareDocumentPosition(document.querySelector('[data-field="root_purpose_detail"]')!) & Node.DOCUMENT_POSITION_FOLLOWING))).toBe(true);
   await field(page, profile.purpose_detail).fill('月に一度、長野県の古民家に滞在して、地域の農家さんと一緒に米づくりに取り組みたいと考えています。');
-  await expect(page.getByText(messages.edit.invalid)).toHaveCount(0);
+  await expect(summary).toHaveCount(0);
   await field(page, profile.zip_current).fill('060-0001');
   await field(page, profile.address_current).fill('北海道札幌市中央区北一条西2丁目');
   await field(page, profile.amc).fill('１２３４５６７８９０');
@@ -96,7 +103,7 @@ test('e-mail change with a wrong code says the code is invalid or expired; redo 
   const code = codeIn(await waitForMail(newEmail));
   await typeCode(page, wrongCode(code));
   await page.getByRole('button', { name: submitText('email-change-code') }).click();
-  await expect(page.getByText(messages.verification.invalid)).toBeVisible();
+  await expect(page.locator('.field__errors').getByText(messages.verification.invalid)).toBeVisible();
   await page.getByRole('button', { name: messages.emailChange.redo }).click();
   await expect(field(page, emailChange.email)).toHaveValue('');
   await expect(field(page, emailChange.email)).toBeEditable();

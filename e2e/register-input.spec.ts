@@ -35,7 +35,7 @@ test('clicking a radio right after leaving an empty required field ticks that ra
   await app.getByRole('textbox', { name: step2.last_name_kanji, exact: true }).fill('佐藤');
   // Leaving the password put its error line above 名: let that line and the frame's new height
   // land before aiming at 名 (a late shift made the click miss 名, so it was never left).
-  await expect(app.getByText(profile.required('password'), { exact: true })).toBeVisible();
+  await expect(app.locator('.field__errors').getByText(profile.required('password'), { exact: true })).toBeVisible();
   await frameSettled(framed);
   await app.getByRole('textbox', { name: step2.first_name_kanji, exact: true }).click();
   await expect(app.getByRole('textbox', { name: step2.first_name_kanji, exact: true })).toBeFocused();
@@ -44,7 +44,7 @@ test('clicking a radio right after leaving an empty required field ticks that ra
   await app.getByRole('textbox', { name: step2.last_name_alphabet, exact: true }).click();
   await app.getByRole('radio', { name: '女性' }).click();
   await expect(app.getByRole('radio', { name: '女性' })).toBeChecked();
-  await expect(app.getByText(profile.required('first_name_kanji'), { exact: true })).toBeVisible();
+  await expect(app.locator('.field__errors').getByText(profile.required('first_name_kanji'), { exact: true })).toBeVisible();
 });
 
 test('a 9th purpose stays ticked with the 1〜8 message; その他 keeps its text', async ({ page }) => {
@@ -61,7 +61,7 @@ test('a 9th purpose stays ticked with the 1〜8 message; その他 keeps its tex
   await expect(app.getByRole('checkbox', { name: ninth.label, exact: true })).toBeChecked();
   await expect(app.getByRole('checkbox', { name: 'その他', exact: true })).toBeChecked();
   await expect(app.getByRole('textbox', { name: step2.purpose_other })).toHaveValue('雪国の暮らしを体験したい');
-  await expect(app.locator('[data-field="root_purpose"]').getByRole('alert')).toContainText(profile.message('purpose', 'maxItems'));
+  await expect(app.locator('[data-field="root_purpose"] .field__errors')).toContainText(profile.message('purpose', 'maxItems'));
 });
 
 test('a reload keeps the address and STEP2 (never the password or the code) and warns before leaving', async ({ page }) => {

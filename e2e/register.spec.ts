@@ -51,7 +51,7 @@ test('a new visitor registers with the mailed code, lands on the site top, then 
   await expect(page.getByText(welcome('佐藤 太郎'))).toBeVisible();
 });
 
-test('the final button while something is missing shows every error and scrolls to the first', async ({ page }) => {
+test('the final button while something is missing shows every error, and one summary at the top that takes focus', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 700 });
   await verifyEmail(page, newAddress());
   const button = page.getByRole('button', { name: messages.register.submit });
@@ -59,13 +59,16 @@ test('the final button while something is missing shows every error and scrolls 
   // aria-disabled keeps it reachable for people; Playwright would wait for it to be "enabled".
   await button.click({ force: true });
   const profile = rulesOf('register-profile');
-  const firstError = page.getByText(profile.required('password'), { exact: true });
-  await expect(firstError).toBeVisible();
-  await expect(firstError).toBeInViewport();
-  await expect(page.getByText(profile.required('last_name_kanji'), { exact: true })).toBeVisible();
-  await expect(page.getByText(profile.required('purpose_detail'), { exact: true })).toBeVisible();
-  await expect(page.getByText(rulesOf('register-terms').required('agree'), { exact: true })).toBeVisible();
-  await expect(page.getByText(profile.required('condition_checked'), { exact: true })).toBeVisible();
+  const summary = page.locator('.error-summary');
+  await expect(summary).toBeFocused();
+  await expect(summary).toBeInViewport();
+  const shown = page.locator('.field__errors');
+  await expect(shown.getByText(profile.required('password'), { exact: true })).toBeVisible();
+  await expect(shown.getByText(profile.required('last_name_kanji'), { exact: true })).toBeVisible();
+  await expect(shown.getByText(profile.required('purpose_detail'), { exact: true })).toBeVisible();
+  await expect(shown.getByText(rulesOf('register-terms').required('agree'), { exact: true })).toBeVisible();
+  await expect(shown.getByText(profile.required('condition_checked'), { exact: true })).toBeVisible();
+  await expect(summary.getByRole('link')).toHaveCount(await page.locator('.field--error').count());
 });
 
 test('STEP2 and STEP3 stay locked, and the final button asks for STEP1, until the address is verified', async ({ page }) => {
@@ -75,7 +78,7 @@ test('STEP2 and STEP3 stay locked, and the final button asks for STEP1, until th
   await expect(page.getByRole('checkbox', { name: step2.condition_checked })).not.toBeChecked();
   await expect(page.getByRole('checkbox', { name: agreeToTerms })).toBeDisabled();
   await page.getByRole('button', { name: messages.register.submit }).click({ force: true });
-  await expect(page.getByText(messages.register.needVerification)).toBeVisible();
+  await expect(page.locator('.error-summary').getByRole('link', { name: messages.register.needVerification })).toBeVisible();
 });
 
 test('an address that is already a member: STEP1 answers as for any address, and the member is told by mail', async ({ page, member }) => {
@@ -95,7 +98,7 @@ test('the confirmation must match, and cannot be pasted', async ({ page }) => {
   await field(page, step1.email).fill('one@example.com');
   await field(page, step1.email_confirm).fill('two@example.com');
   await page.getByRole('button', { name: submitText('register-email') }).click();
-  await expect(page.getByText(rulesOf('register-email').message('email_confirm', 'sameAs'))).toBeVisible();
+  await expect(page.locator('.field__errors').getByText(rulesOf('register-email').message('email_confirm', 'sameAs'))).toBeVisible();
   const confirm = field(page, step1.email_confirm);
   await confirm.fill('');
   await confirm.focus();
@@ -116,7 +119,7 @@ test('a wrong registration code gets the invalid-or-expired message; redo unlock
   const code = codeIn(await waitForMail(email));
   await typeCode(page, wrongCode(code));
   await page.getByRole('button', { name: submitText('register-code') }).click();
-  await expect(page.getByText(messages.verification.invalid)).toBeVisible();
+  await expect(page.locator('.field__errors').getByText(messages.verification.invalid)).toBeVisible();
   await expect(field(page, step1.email)).not.toBeEditable();
   await page.getByRole('button', { name: messages.register.redo }).click();
   await expect(field(page, step1.email)).toBeEditable();

@@ -5,6 +5,7 @@ import messages from '../../messages/ja.json';
 import { reportHeightBurst, showInParent } from './frame';
 import { format } from '../shared/format';
 import { ScreenErrorBoundary } from './ScreenErrorBoundary';
+import { LiveRegion } from '../engine/LiveRegion';
 
 export function Layout() {
   const location = useLocation();
@@ -48,6 +49,7 @@ export function Layout() {
             <Outlet />
           </Suspense>
         </ScreenErrorBoundary>
+        <LiveRegion />
       </main>
     </div>
   );

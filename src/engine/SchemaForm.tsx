@@ -13,6 +13,10 @@ import type { EngineContext, MasterOption, PostalLookup } from './form-context';
 import { lookupAddresses } from './postal';
 import { useFocusFirstError } from './reveal';
 import { afterPointerRelease, watchPointer } from './after-pointer';
+import { normalise } from '../shared/normalise';
+import type { JsonObject } from '../shared/validation/schema-bundle';
+import { fieldNameOf, summaryItems, type SummaryItem } from './error-summary-items';
+import { announce } from './LiveRegion';
 
 export interface FormModule {
   name: string;
@@ -21,9 +25,11 @@ export interface FormModule {
   validateFns: ValidatorFunctions;
 }
 
-const validators = new WeakMap<object, ReturnType<typeof createPrecompiledValidator>>();
-/** The rjsf validator of a form's precompiled functions, made once per form. */
-export function validatorFor(form: FormModule) {
+type Validator = ReturnType<typeof createPrecompiledValidator>;
+const validators = new WeakMap<object, Validator>();
+/** The rjsf validator of a form's precompiled functions, made once per form: the schema's verdict
+ *  on `data` as it is (the server's, on what reaches it). */
+export function validatorFor(form: FormModule): Validator {
   let validator = validators.get(form.validateFns);
   if (!validator) {
     validator = createPrecompiledValidator(form.validateFns, form.schema);
@@ -32,9 +38,34 @@ export function validatorFor(form: FormModule) {
   return validator;
 }
 
-/** True when `data` satisfies the form's schema (for buttons that wait on several forms). */
+const liveValidators = new WeakMap<object, Validator>();
+/** The validator a form shows errors from: it judges the data as it will be sent, through the
+ *  normalisers its fields name (`x-normalise`, as normalise() applies them before sending and the
+ *  server before judging). An input applies the normalisers that would get in the way of typing
+ *  (removing hyphens, trimming) only when the field is left; judged raw, a phone typed
+ *  03-1234-5678 was refused while typed and accepted once left, and the message going moved the
+ *  button the member was pressing. */
+export function liveValidatorFor(form: FormModule): Validator {
+  let validator = liveValidators.get(form.validateFns);
+  if (!validator) {
+    const base = validatorFor(form);
+    const root = form.schema as JsonObject;
+    validator = Object.create(base) as Validator;
+    validator.validateFormData = (data, ...rest) => base.validateFormData(normalise(root, data), ...rest);
+    liveValidators.set(form.validateFns, validator);
+  }
+  return validator;
+}
+
+/** True when `data`, as it will be sent, satisfies the form's schema (for buttons that wait on
+ *  several forms). */
 export function isFormValid(form: FormModule, data: unknown): boolean {
-  return validatorFor(form).validateFormData(data, form.schema).errors.length === 0;
+  return liveValidatorFor(form).validateFormData(data, form.schema).errors.length === 0;
+}
+
+/** What an error summary lists for `data` in `form` (for a screen that gathers several forms). */
+export function summaryOf(form: FormModule, data: unknown): SummaryItem[] {
+  return summaryItems(form, liveValidatorFor(form).validateFormData(data, form.schema, undefined, transformErrors).errors);
 }
 
 // A `const: true` agreement must start unticked: never prefill a field from its const. An array
@@ -83,7 +114,7 @@ export interface SchemaFormProps<T> {
   form: FormModule;
   formData: Partial<T>;
   onChange: (data: Partial<T>) => void;
-  /** Called only with data the schema accepted. */
+  /** Called only with data the schema accepted, as it accepted it (normalised). */
   onSubmit: (data: T) => void | Promise<void>;
   /** Field messages from a 400 answer; each disappears once its field is edited. */
   serverErrors?: FieldErrors;
@@ -102,6 +133,8 @@ export interface SchemaFormProps<T> {
   /** Shows the errors of the data the form opens with at once, as a submit attempt would, and
    *  takes the member to the first: stored data that a rule tightened since now refuses. */
   showErrorsOnOpen?: boolean;
+  /** False when the screen shows one error summary for several forms (registration). */
+  summary?: boolean;
 }
 
 export interface SchemaFormHandle {
@@ -110,9 +143,18 @@ export interface SchemaFormHandle {
 }
 
 function SchemaFormInner<T extends object>(props: SchemaFormProps<T>, ref: ForwardedRef<SchemaFormHandle>) {
-  const { form, formData, onChange, onSubmit, serverErrors, disabled, busy, uiOverrides, id, actions, children, masters, postalLookup, showErrorsOnOpen } = props;
+  const { form, formData, onChange, onSubmit, serverErrors, disabled, busy, uiOverrides, id, actions, children, masters, postalLookup, showErrorsOnOpen, summary = true } = props;
   const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
   const [submitted, setSubmitted] = useState(false);
+  // Each refused submit (the form's own check, or the server's field errors) is an attempt: the
+  // error summary shows and takes focus once for it.
+  const [attempt, setAttempt] = useState(0);
+  const focusedAttempt = useRef(0);
+  const takeFocus = useRef((n: number) => (focusedAttempt.current < n ? ((focusedAttempt.current = n), true) : false)).current;
+  const refused = () => {
+    setSubmitted(true);
+    setAttempt((n) => n + 1);
+  };
   const rjsf = useRef<Form>(null);
   const focusFirstError = useFocusFirstError();
   useEffect(watchPointer, []);
@@ -122,10 +164,13 @@ function SchemaFormInner<T extends object>(props: SchemaFormProps<T>, ref: Forwa
     if (showErrorsOnOpen) rjsf.current?.validateForm();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
-  // Errors the server found are shown like the form's own: the member is taken to the first.
+  // Errors the server found are shown like the form's own: in the summary, which takes focus (or,
+  // where the screen keeps the summary, the member is taken to the first).
   useEffect(() => {
-    if (serverErrors && Object.keys(serverErrors).length) focusFirstError(formElement());
-  }, [serverErrors, focusFirstError]);
+    if (!serverErrors || !Object.keys(serverErrors).length) return;
+    if (summary) setAttempt((n) => n + 1);
+    else focusFirstError(formElement());
+  }, [serverErrors, focusFirstError, summary]);
   // Widgets that fill other fields act after a lookup: they must see the latest data.
   const latest = useRef(formData);
   latest.current = formData;
@@ -136,7 +181,7 @@ function SchemaFormInner<T extends object>(props: SchemaFormProps<T>, ref: Forwa
     },
   }));
   const [dismissed, setDismissed] = useState<{ source?: FieldErrors; keys: Set<string> }>({ keys: new Set() });
-  const validator = validatorFor(form);
+  const validator = liveValidatorFor(form);
   const uiSchema = useMemo(() => mergeUi(form.uiSchema, uiOverrides), [form.uiSchema, uiOverrides]);
 
   const liveServerErrors = useMemo(() => {
@@ -148,11 +193,30 @@ function SchemaFormInner<T extends object>(props: SchemaFormProps<T>, ref: Forwa
   const formContext: EngineContext = {
     touched,
     submitted,
+    attempt,
+    summary,
+    takeFocus,
     serverErrorIds: new Set(Object.keys(liveServerErrors ?? {}).map((k) => `root_${k.replace(/\./g, '_')}`)),
     masters: masters ?? {},
     patch: (values) => onChange({ ...latest.current, ...values } as Partial<T>),
     valueOf: (name) => (latest.current as Record<string, unknown>)[name],
     postalLookup: postalLookup ?? lookupAddresses,
+  };
+  // Leaving a field in error says so once through the page's live region (its label and what it
+  // needs); said again only when what it needs has changed.
+  const said = useRef(new Map<string, string>());
+  const sayError = (fieldId: string) => {
+    // After the blur's own change (a normaliser's rewrite) has reached the data.
+    window.setTimeout(() => {
+      const name = fieldNameOf(form, fieldId);
+      if (!name) return;
+      const { errors } = validator.validateFormData(latest.current, form.schema, undefined, transformErrors);
+      const item = summaryItems(form, errors).find((entry) => entry.fieldId === `root_${name}`);
+      if (!item) return void said.current.delete(name);
+      if (said.current.get(name) === item.text) return;
+      said.current.set(name, item.text);
+      announce(item.text);
+    }, 0);
   };
   const submitText = (form.uiSchema['ui:submitButtonOptions'] as { submitText?: string } | undefined)?.submitText;
 
@@ -174,11 +238,17 @@ function SchemaFormInner<T extends object>(props: SchemaFormProps<T>, ref: Forwa
       disabled={disabled}
       experimental_defaultFormStateBehavior={DEFAULTS_BEHAVIOUR}
       liveValidate="onChange"
-      showErrorList={false}
+      // The error list is the engine's error summary, at the top of the form.
+      showErrorList="top"
       noHtml5Validate
       omitExtraData
       liveOmit="onChange"
-      onBlur={(fieldId) => afterPointerRelease(() => setTouched((prev) => (prev.has(fieldId) ? prev : new Set(prev).add(fieldId))))}
+      onBlur={(fieldId) =>
+        afterPointerRelease(() => {
+          setTouched((prev) => (prev.has(fieldId) ? prev : new Set(prev).add(fieldId)));
+          sayError(fieldId);
+        })
+      }
       onChange={({ formData: next }) => {
         if (serverErrors) {
           const changed = Object.keys(serverErrors).filter(
@@ -190,13 +260,12 @@ function SchemaFormInner<T extends object>(props: SchemaFormProps<T>, ref: Forwa
         }
         onChange(next as Partial<T>);
       }}
-      // Our own focusing: the first shown error in document order, brought into the member's view
-      // (inside the parent's frame, focus alone scrolls nothing they see).
-      focusOnFirstError={() => focusFirstError(formElement())}
-      onError={() => setSubmitted(true)}
+      // No focusing by rjsf: the summary takes focus (or the screen that keeps it decides).
+      focusOnFirstError={false}
+      onError={refused}
       onSubmit={({ formData: data }) => {
         setSubmitted(true);
-        void onSubmit(data as T);
+        void onSubmit(normalise(form.schema as JsonObject, data as T));
       }}
     >
       {children}

@@ -1,7 +1,13 @@
-// Errors appear when the member leaves a field. With a mouse, leaving happens on the press of the
-// next click, and an error line appearing then moves what is under the pointer: the release lands
-// elsewhere and the click is lost (a radio below stays unticked). So what the blur would show
-// waits until the press is released and its click delivered.
+// A press is a pointerdown and, on the same spot, a pointerup: the browser delivers the click to
+// what is under both. Whatever moves the layout in between loses the click (the button jumps,
+// the release lands beside it). A press changes the form at its very start: the field it leaves
+// blurs (its error appears, a normaliser rewrites its value so its error goes), a keystroke still
+// waiting for its paint is committed (after-paint.ts) and re-validates. So what the member sees
+// of errors (a field's messages, the summary) is held as it was when the press began, and is
+// brought up to date once the press is released and its click delivered (one press, one submit).
+// Keyboard use has no press: it updates at once.
+import { useEffect, useReducer, useRef } from 'react';
+
 let pressed = false;
 let waiting: Array<() => void> = [];
 
@@ -29,6 +35,12 @@ function install() {
   window.addEventListener('click', flush);
 }
 
+/** True between a pointer's press and the delivery of its click. */
+export function isPressed(): boolean {
+  install();
+  return pressed;
+}
+
 /** Runs `fn` now, or — while a pointer is pressed — once it is released and its click is done. */
 export function afterPointerRelease(fn: () => void) {
   install();
@@ -38,3 +50,21 @@ export function afterPointerRelease(fn: () => void) {
 
 /** Starts listening early, so the first press is known (called when a form mounts). */
 export const watchPointer = install;
+
+/**
+ * `value` as the member should see it: the value itself, except while a pointer is pressed, when
+ * it is the value shown when the press began; the component renders again with the new value
+ * once the press is over. `key` says when two values look the same (a list of messages is a new
+ * array on every render).
+ */
+export function useHeldWhilePressed<T>(value: T, key: (value: T) => string): T {
+  const shown = useRef(value);
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
+  const held = isPressed() && key(shown.current) !== key(value);
+  // Only a render outside a press moves what is shown (a ref, not state: no extra render).
+  if (!held) shown.current = value;
+  useEffect(() => {
+    if (held) afterPointerRelease(rerender);
+  });
+  return shown.current;
+}

@@ -10,6 +10,11 @@ export type PostalLookup = (zip: string) => Promise<string[]>;
 export interface EngineContext {
   touched: ReadonlySet<string>;
   submitted: boolean;
+  /** Refused submits so far (the error summary takes focus once for each). */
+  attempt: number;
+  /** Whether the form shows its own error summary (a screen may gather several forms into one). */
+  summary: boolean;
+  takeFocus: (attempt: number) => boolean;
   serverErrorIds: ReadonlySet<string>;
   masters: Record<string, MasterOption[] | undefined>;
   /** Sets other top-level fields of the form. */

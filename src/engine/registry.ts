@@ -15,6 +15,7 @@ import BaseInputTemplate from './templates/BaseInputTemplate';
 import FieldTemplate from './templates/FieldTemplate';
 import FieldHelpTemplate from './templates/FieldHelpTemplate';
 import ObjectFieldTemplate from './templates/ObjectFieldTemplate';
+import ErrorSummaryTemplate from './templates/ErrorSummaryTemplate';
 
 export const widgets: RegistryWidgetsType = {
   pin: PinInputWidget,
@@ -34,5 +35,5 @@ export const templates: Partial<TemplatesType> = {
   FieldTemplate,
   FieldHelpTemplate,
   ObjectFieldTemplate,
-  ErrorListTemplate: () => null,
+  ErrorListTemplate: ErrorSummaryTemplate,
 };

@@ -27,3 +27,18 @@ export function useFocusFirstError(): (root?: ParentNode | null) => void {
     [reveal],
   );
 }
+
+/** A function that focuses the field whose FieldTemplate carries `data-field="<fieldId>"` (its
+ *  first control: a group's first radio or box, a code's first box) and brings it into view. */
+export function useFocusField(): (fieldId: string) => void {
+  const reveal = useContext(RevealContext);
+  return useCallback(
+    (fieldId) => {
+      const field = document.querySelector(`[data-field="${fieldId}"]`);
+      if (!field) return;
+      field.querySelector<HTMLElement>(CONTROL)?.focus({ preventScroll: true });
+      reveal(field);
+    },
+    [reveal],
+  );
+}

@@ -77,7 +77,7 @@ describe('ARIA references and group names in every form', () => {
     const form = (await forms[name as keyof typeof forms]()) as unknown as FormModule;
     render(<FormHarness form={form} masters={MASTERS} showErrorsOnOpen />);
     const required = (form.schema.required ?? []) as string[];
-    if (required.length) await waitFor(() => expect(document.querySelectorAll('[role="alert"]').length).toBeGreaterThan(0));
+    if (required.length) await waitFor(() => expect(document.querySelectorAll('.field__errors li').length).toBeGreaterThan(0));
     expect(danglingReferences('aria-describedby')).toEqual([]);
     expect(unnamedGroups()).toEqual([]);
     // each shown error list is what its control is described by

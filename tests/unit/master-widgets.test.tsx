@@ -169,7 +169,7 @@ describe('master-checkboxes (purpose)', () => {
   it('an untouched purpose shows its required message under the field on submit', async () => {
     const { user } = setup();
     await user.click(document.querySelector<HTMLButtonElement>('button[type="submit"]')!);
-    await waitFor(() => expect(screen.queryAllByRole('alert').length).toBeGreaterThan(0));
+    await waitFor(() => expect(document.querySelectorAll('.field__errors li').length).toBeGreaterThan(0));
     await waitFor(() =>
       expect(Array.from(document.querySelectorAll('[data-field="root_purpose"] .field__errors li')).map((li) => li.textContent)).toEqual([PURPOSE_REQUIRED]),
     );

@@ -55,13 +55,19 @@ describe('a form opened with stored data a rule now refuses (showErrorsOnOpen)',
     expect(tooShort).toHaveLength(minLength - 1);
   });
 
-  it('shows exactly that field’s message at once, focuses it and asks to bring it into view', async () => {
+  it('shows exactly that field’s message at once, focuses the summary that links to it and asks to bring it into view', async () => {
     const { reveal } = await open({ ...stored(), purpose_detail: tooShort }, true);
     expect(shownErrors()).toEqual([{ field: 'root_purpose_detail', messages: [minMessage] }]);
+    const summary = document.querySelector('.error-summary');
+    expect(document.activeElement).toBe(summary);
+    expect(Array.from(summary!.querySelectorAll('a')).map((a) => a.getAttribute('href'))).toEqual(['#root_purpose_detail']);
+    expect(reveal).toHaveBeenCalledTimes(1);
+    expect(reveal.mock.calls[0][0]).toBe(summary);
+    // its link takes the member to the field
+    fireEvent.click(summary!.querySelector('a')!);
     const textarea = screen.getByRole('textbox', { name: /具体的な目的/ });
     expect(document.activeElement).toBe(textarea);
-    expect(reveal).toHaveBeenCalledTimes(1);
-    expect((reveal.mock.calls[0][0] as Element).getAttribute('data-field')).toBe('root_purpose_detail');
+    expect((reveal.mock.calls[1][0] as Element).getAttribute('data-field')).toBe('root_purpose_detail');
   });
 
   it('once fixed, the message goes and the form submits the fixed value', async () => {

@@ -25,6 +25,7 @@ describe('SchemaForm (login form)', () => {
   it('shows nothing before any interaction', () => {
     render(<FormHarness form={form} />);
     expect(screen.queryAllByRole('alert')).toEqual([]);
+    expect(document.querySelector('.error-summary')).toBeNull();
     expect(screen.getByRole('button', { name: 'ログイン' })).toBeTruthy();
   });
 
@@ -36,8 +37,13 @@ describe('SchemaForm (login form)', () => {
     await waitFor(() => expect(fieldErrors('email')).toEqual([rules.required('email')]));
     expect(fieldErrors('password')).toEqual([rules.required('password')]);
     expect(onSubmit).not.toHaveBeenCalled();
-    // nothing lands on the form as a whole
-    expect(screen.getAllByRole('alert')).toHaveLength(2);
+    // One summary above the fields, focused, a link per field; the fields' messages are no
+    // live regions of their own.
+    const summary = document.querySelector<HTMLElement>('.error-summary')!;
+    expect(summary.compareDocumentPosition(document.querySelector('[data-field="root_email"]')!) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    await waitFor(() => expect(document.activeElement).toBe(summary));
+    expect(Array.from(summary.querySelectorAll('a')).map((a) => a.getAttribute('href'))).toEqual(['#root_email', '#root_password']);
+    expect(screen.queryAllByRole('alert')).toEqual([]);
   });
 
   it('keeps quiet while the member types, and shows the format message once they leave the field', async () => {
@@ -104,7 +110,7 @@ describe('SchemaForm with other schema shapes', () => {
     const user = userEvent.setup();
     render(<FormHarness form={form} initial={initial} />);
     await user.click(screen.getByRole('button'));
-    await waitFor(() => expect(screen.queryAllByRole('alert').length).toBeGreaterThan(0));
+    await waitFor(() => expect(document.querySelectorAll('.field__errors li').length).toBeGreaterThan(0));
   };
 
   it('a nested required message shows under the nested field', async () => {

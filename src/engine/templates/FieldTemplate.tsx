@@ -2,17 +2,24 @@ import type { FieldTemplateProps } from '@rjsf/utils';
 import { getUiOptions } from '@rjsf/utils';
 import messages from '../../../messages/ja.json';
 import { atOnceMessages, helpShown, shownErrors } from '../form-context';
+import { useHeldWhilePressed } from '../after-pointer';
 
 const GROUP_WIDGETS = new Set(['radio', 'master-radio', 'master-checkboxes', 'pin', 'date-parts']);
 
+const joined = (list: string[]) => list.join('\n');
+
 /** Label with a required/optional badge, the input, help, and the field's errors once the member has
- *  left the field or tried to submit (so nothing shouts while they are still typing). */
+ *  left the field or tried to submit (so nothing shouts while they are still typing). The errors
+ *  are not a live region each: the form's summary takes focus after a failed submit, and the page's
+ *  one polite region says what a field left in error is missing (SchemaForm). What shows is held
+ *  while a pointer is pressed, so a message coming or going never moves the control being pressed
+ *  (after-pointer.ts). */
 export default function FieldTemplate(props: FieldTemplateProps) {
   const { id, label, children, rawErrors, help, rawHelp, description, rawDescription, hidden, required, displayLabel, registry, uiSchema, schema, classNames, readonly } = props;
-  if (hidden) return <div className="hidden">{children}</div>;
   const options = getUiOptions(uiSchema);
+  const shown = useHeldWhilePressed([...shownErrors(registry.formContext, id, rawErrors, atOnceMessages(schema, options))], joined);
+  if (hidden) return <div className="hidden">{children}</div>;
   const isObject = schema.type === 'object';
-  const shown = shownErrors(registry.formContext, id, rawErrors, atOnceMessages(schema, options));
   const isCheckbox = options.widget === 'checkbox' || schema.type === 'boolean';
   // A group of controls has no one control a <label for> could point at: its widget names the
   // group with this text (by aria-labelledby to its id, or by the same words).
@@ -35,14 +42,11 @@ export default function FieldTemplate(props: FieldTemplateProps) {
       {displayLabel && rawDescription ? <div className="field__description">{description}</div> : null}
       {children}
       {shown.length > 0 && (
-        // role="alert" on a wrapper: a list keeps its own role, so its items stay list items.
-        <div id={`${id}__error`} role="alert">
-          <ul className="field__errors">
-            {shown.map((error) => (
-              <li key={error}>{error}</li>
-            ))}
-          </ul>
-        </div>
+        <ul className="field__errors" id={`${id}__error`}>
+          {shown.map((error) => (
+            <li key={error}>{error}</li>
+          ))}
+        </ul>
       )}
       {helpShown(rawHelp, shown) && help}
     </div>

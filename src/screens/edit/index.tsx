@@ -6,7 +6,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import * as editForm from 'virtual:form/edit-profile';
 import messages from '../../../messages/ja.json';
-import { SchemaForm, isFormValid } from '../../engine/SchemaForm';
+import { SchemaForm } from '../../engine/SchemaForm';
 import { normalise } from '../../shared/normalise';
 import { mastersOf } from '../../shared/validation/conditions';
 import { profileToWire } from '../../shared/wire/profile-update';
@@ -41,7 +41,6 @@ function EditForm({ user, masters }: { user: UserInfo; masters: Record<string, {
   const [serverErrors, setServerErrors] = useState<FieldErrors>();
   const alert = useAlert();
   const navigate = useNavigate();
-  const valid = isFormValid(editForm, data);
 
   const submit = async (form: EditData) => {
     setBusy(true);
@@ -75,22 +74,16 @@ function EditForm({ user, masters }: { user: UserInfo; masters: Record<string, {
       masters={masters}
       // A saved value a rule now refuses shows its message at once, so the member can fix it.
       showErrorsOnOpen
+      // The spec's red notice is the heading of the engine's error summary, at the top of the form.
       actions={
-        <>
-          {!valid && (
-            <p className="notice notice--error" role="alert">
-              {text.invalid}
-            </p>
-          )}
-          <div className="actions">
-            <Link className="button" to={paths.info}>
-              {text.cancel}
-            </Link>
-            <button type="submit" className="button button--primary" disabled={busy}>
-              {busy ? text.saving : text.submit}
-            </button>
-          </div>
-        </>
+        <div className="actions">
+          <Link className="button" to={paths.info}>
+            {text.cancel}
+          </Link>
+          <button type="submit" className="button button--primary" disabled={busy}>
+            {busy ? text.saving : text.submit}
+          </button>
+        </div>
       }
     />
     </>

@@ -1,13 +1,13 @@
 // Registration (current flow): STEP1 e-mail verification, STEP2 basic information, STEP3 terms,
 // STEP4 the final button, which stays reachable (aria-disabled) so that activating it while
-// something is missing shows every error and scrolls to the first.
+// something is missing shows every error and one error summary for the page, at its top.
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import * as profileForm from 'virtual:form/register-profile';
 import * as termsForm from 'virtual:form/register-terms';
 import messages from '../../../messages/ja.json';
 import terms from '../../../messages/terms.ja.json';
-import { SchemaForm, differsFromDefaults, isFormValid, type SchemaFormHandle } from '../../engine/SchemaForm';
-import { useFocusFirstError } from '../../engine/reveal';
+import { SchemaForm, differsFromDefaults, isFormValid, summaryOf, type SchemaFormHandle } from '../../engine/SchemaForm';
+import { ErrorSummary } from '../../engine/ErrorSummary';
 import { format } from '../../shared/format';
 import { normalise } from '../../shared/normalise';
 import { mastersOf } from '../../shared/validation/conditions';
@@ -84,7 +84,8 @@ export default function RegisterScreen() {
   const profileRef = useRef<SchemaFormHandle>(null);
   const termsRef = useRef<SchemaFormHandle>(null);
   const alert = useAlert();
-  const scrollToFirstError = useFocusFirstError();
+  // Refused presses of the final button: the page's error summary takes focus for each.
+  const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
     getMasters(mastersOf(profileForm.schema) as MasterName[]).then(setMasters, (error) =>
@@ -99,7 +100,7 @@ export default function RegisterScreen() {
       setNeedStep1(!verified);
       profileRef.current?.showAllErrors();
       termsRef.current?.showAllErrors();
-      scrollToFirstError();
+      setAttempt((n) => n + 1);
       return;
     }
     const payload = registrationToWire(profileForm.schema, normalise(profileForm.schema, profile as Profile), verified);
@@ -149,6 +150,7 @@ export default function RegisterScreen() {
             onChange={setAgreement}
             onSubmit={() => undefined}
             disabled={!verified}
+            summary={false}
             actions={<></>}
           />
         </LockedUntilVerified>
@@ -156,6 +158,10 @@ export default function RegisterScreen() {
     ),
     [agreement, verified],
   );
+
+  // Until the address is verified, STEP2 and STEP3 cannot be filled in: the summary names STEP1.
+  const summary =
+    attempt === 0 ? [] : !verified ? [{ fieldId: 'root_email', text: text.needVerification }] : [...summaryOf(profileForm, profile), ...summaryOf(termsForm, agreement)];
 
   return (
     <div className="register">
@@ -165,17 +171,14 @@ export default function RegisterScreen() {
           {text.draftRestored}
         </p>
       )}
+      <ErrorSummary items={summary} attempt={attempt} />
       {mastersError && (
         <p className="notice notice--error" role="alert">
           {mastersError}
         </p>
       )}
       {emailStep}
-      {needStep1 && !verified && (
-        <p className="notice notice--warning form-error" role="alert">
-          {text.needVerification}
-        </p>
-      )}
+      {needStep1 && !verified && <p className="notice notice--warning form-error">{text.needVerification}</p>}
 
       <section className="card step" aria-labelledby="step2-title">
         <h2 id="step2-title" className="step__title">
@@ -192,6 +195,7 @@ export default function RegisterScreen() {
             serverErrors={profileErrors}
             disabled={!verified}
             masters={masters}
+            summary={false}
             actions={<></>}
           />
         </LockedUntilVerified>

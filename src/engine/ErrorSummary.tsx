@@ -1,0 +1,60 @@
+// The error summary of a refused submit (the GOV.UK pattern): at the top of the form, a heading
+// and a link to each field in error. It takes focus on each refused submit, so it is what a
+// screen reader reads next, and is brought into view (inside the parent's frame focus alone
+// scrolls nothing). A link focuses its field and brings it into view. The fields keep their own
+// messages beside them. It follows the errors as the member fixes them, except while a pointer is
+// pressed (after-pointer.ts), and goes once none is left.
+import { useContext, useEffect, useId, useRef, type MouseEvent } from 'react';
+import messages from '../../messages/ja.json';
+import { useHeldWhilePressed } from './after-pointer';
+import type { SummaryItem } from './error-summary-items';
+import { RevealContext, useFocusField } from './reveal';
+
+const keyOf = (items: SummaryItem[]) => items.map((item) => `${item.fieldId}:${item.text}`).join('\n');
+
+export interface ErrorSummaryProps {
+  items: SummaryItem[];
+  /** Counts the refused submits: the summary takes focus once for each. */
+  attempt: number;
+  /** True once per attempt (kept by the form when the summary unmounts with its errors). */
+  takeFocus?: (attempt: number) => boolean;
+}
+
+export function ErrorSummary({ items: live, attempt, takeFocus }: ErrorSummaryProps) {
+  const items = useHeldWhilePressed(live, keyOf);
+  const box = useRef<HTMLDivElement>(null);
+  const titleId = useId();
+  const reveal = useContext(RevealContext);
+  const focusField = useFocusField();
+  const focused = useRef(0);
+  const shown = attempt > 0 && items.length > 0;
+  // Only a new attempt moves focus: not an error fixed or made since.
+  useEffect(() => {
+    if (!shown || !box.current) return;
+    const take = takeFocus ?? ((n: number) => (focused.current < n ? ((focused.current = n), true) : false));
+    if (!take(attempt)) return;
+    box.current.focus({ preventScroll: true });
+    reveal(box.current);
+  }, [attempt, shown, takeFocus, reveal]);
+  if (!shown) return null;
+  const follow = (event: MouseEvent, fieldId: string) => {
+    event.preventDefault();
+    focusField(fieldId);
+  };
+  return (
+    <div ref={box} className="error-summary" tabIndex={-1} aria-labelledby={titleId}>
+      <h2 className="error-summary__title" id={titleId}>
+        {messages.form.errorSummary}
+      </h2>
+      <ul className="error-summary__list">
+        {items.map((item) => (
+          <li key={item.fieldId}>
+            <a href={`#${item.fieldId}`} onClick={(event) => follow(event, item.fieldId)}>
+              {item.text}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

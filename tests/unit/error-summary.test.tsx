@@ -1,0 +1,120 @@
+// @vitest-environment jsdom
+// Issue 21, points 1 and 3, in the engine: live validation judges the value as it will be sent
+// (through the field's x-normalise), what is shown of errors never changes under a pointer that
+// is pressed (one press, one submit), a refused submit shows one summary at the top of the form
+// that takes focus and links to each field, and the page's one polite live region says what a
+// field left in error needs.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import * as identityForm from 'virtual:form/reset-identity';
+import type { FormModule } from '../../src/engine/SchemaForm';
+import { LiveRegion } from '../../src/engine/LiveRegion';
+import { normalise } from '../../src/shared/normalise';
+import type { JsonObject } from '../../src/shared/validation/schema-bundle';
+import { FormHarness, afterPaint } from '../support/form-harness';
+import { rulesIn } from '../support/schema-rules';
+
+afterEach(cleanup);
+
+const form = identityForm as FormModule;
+const rules = rulesIn(form.schema);
+const fieldErrors = (name: string) => Array.from(document.querySelectorAll(`[data-field="root_${name}"] .field__errors li`)).map((li) => li.textContent);
+const summaryLinks = () => Array.from(document.querySelectorAll('.error-summary a')).map((a) => [a.getAttribute('href'), a.textContent]);
+const phone = () => document.getElementById('root_phone') as HTMLInputElement;
+
+async function refusedSubmit(onSubmit = vi.fn()) {
+  render(
+    <>
+      <FormHarness form={form} onSubmit={onSubmit} />
+      <LiveRegion />
+    </>,
+  );
+  fireEvent.submit(document.querySelector('form')!);
+  await waitFor(() => expect(fieldErrors('phone')).toEqual([rules.required('phone')]));
+  return onSubmit;
+}
+
+function type(input: HTMLInputElement, value: string) {
+  fireEvent.change(input, { target: { value } });
+  afterPaint();
+}
+
+describe('live validation judges the value as it will be sent', () => {
+  it('a phone typed with hyphens is not refused while it is typed (x-normalise removes them)', async () => {
+    // The reset phone's rule takes digits only; its normalisers make 03-1234-5678 digits.
+    expect(normalise(form.schema as JsonObject, { phone: '03-1234-5678' }).phone).toBe('0312345678');
+    await refusedSubmit();
+    type(phone(), '03-1234-5678');
+    expect(phone().value).toBe('03-1234-5678'); // the member's text stays as typed while in the field
+    expect(fieldErrors('phone')).toEqual([]);
+    // and a number that is short even without its hyphens still is refused
+    type(phone(), '03-1234');
+    expect(fieldErrors('phone')).toEqual([rules.message('phone', 'minLength')]);
+  });
+
+  it('a submit hands over the data as the schema accepted it (normalised)', async () => {
+    const onSubmit = await refusedSubmit();
+    type(document.getElementById('root_email') as HTMLInputElement, 'taro@example.com');
+    type(document.getElementById('root_birthday') as HTMLInputElement, '1990/4/5');
+    type(phone(), '03-1234-5678');
+    fireEvent.submit(document.querySelector('form')!);
+    expect(onSubmit).toHaveBeenCalledWith({ email: 'taro@example.com', birthday: '1990-04-05', phone: '0312345678' });
+  });
+});
+
+describe('what is shown of errors holds while a pointer is pressed', () => {
+  it('a message that would go at the press goes only once the press is over', async () => {
+    await refusedSubmit();
+    const summaryBefore = summaryLinks();
+    // The press begins (on the page's next button, say); the keystroke waiting for its paint is
+    // committed at that moment and would make the phone valid.
+    fireEvent.change(phone(), { target: { value: '0312345678' } });
+    fireEvent.pointerDown(document.body);
+    afterPaint();
+    expect(fieldErrors('phone')).toEqual([rules.required('phone')]);
+    expect(summaryLinks()).toEqual(summaryBefore);
+    fireEvent.pointerUp(document.body);
+    fireEvent.click(document.body);
+    await waitFor(() => expect(fieldErrors('phone')).toEqual([]));
+    expect(summaryLinks().map(([href]) => href)).toEqual(['#root_email', '#root_birthday']);
+  });
+});
+
+describe('a refused submit', () => {
+  it('shows one summary at the top, focused, with a link to each field; no field message is an alert', async () => {
+    await refusedSubmit();
+    const summary = document.querySelector('.error-summary')!;
+    expect(summary.compareDocumentPosition(document.querySelector('[data-field="root_email"]')!) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    await waitFor(() => expect(document.activeElement).toBe(summary));
+    // Each link says what its field needs (its message; the label too when the message does not
+    // name the field).
+    const links = summaryLinks();
+    expect(links.map(([href]) => href)).toEqual(['#root_email', '#root_birthday', '#root_phone']);
+    ['email', 'birthday', 'phone'].forEach((name, i) => expect(links[i][1]).toContain(rules.required(name)));
+    expect(screen.queryAllByRole('alert')).toEqual([]);
+    expect(document.querySelectorAll('[role="status"], [aria-live]')).toHaveLength(1);
+    fireEvent.click(screen.getByRole('link', { name: rules.required('phone') }));
+    expect(document.activeElement).toBe(phone());
+  });
+
+  it('a field left in error is said once through the one polite live region', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      render(
+        <>
+          <FormHarness form={form} />
+          <LiveRegion />
+        </>,
+      );
+      const region = document.querySelector('[aria-live="polite"]')!;
+      act(() => phone().focus());
+      type(phone(), '123');
+      fireEvent.blur(phone());
+      await act(() => vi.advanceTimersByTimeAsync(200));
+      expect(region.textContent).toContain(rules.message('phone', 'minLength'));
+      expect(screen.queryAllByRole('alert')).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
