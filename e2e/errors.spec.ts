@@ -38,6 +38,7 @@ async function resetWithErrorsShown(page: Page, email: string) {
   await next.click();
   await expect(shownMessages(framed, 'phone')).toHaveText([identityRules.required('phone')]);
   await expect(summary(framed)).toBeFocused();
+  await expectAccessible(page, 'password reset, errors shown');
 
   await textbox(framed, identity.birthday).fill('1990/4/1');
   const phone = textbox(framed, identity.phone);

@@ -101,7 +101,7 @@ test('a second code to the same address says the earlier one no longer works, an
     await app.getByLabel(pinBox(1)).click();
     await page.keyboard.type(first);
     await app.getByRole('button', { name: submitText('register-code') }).click();
-    await expect(app.getByText(messages.verification.invalid)).toBeVisible();
+    await expect(app.locator('.field__errors').getByText(messages.verification.invalid)).toBeVisible();
   }
   await app.getByLabel(pinBox(1)).click();
   await page.keyboard.press('Control+A');
