@@ -3,6 +3,6 @@
 // the state, so a reload shows the message again; opened any other way, the login guard applies.
 import type { Location } from 'react-router-dom';
 
-export const WITHDRAWN_STATE = { withdrawn: true } as const;
+export const WITHDRAWN_STATE = { afterWithdrawal: true } as const;
 
-export const justWithdrawn = (location: Location): boolean => (location.state as { withdrawn?: unknown } | null)?.withdrawn === true;
+export const justWithdrawn = (location: Location): boolean => (location.state as { afterWithdrawal?: unknown } | null)?.afterWithdrawal === true;

@@ -48,7 +48,8 @@ export default function FieldTemplate(props: FieldTemplateProps) {
           ))}
         </ul>
       )}
-      {helpShown(rawHelp, shown) && help}
+      {/* rawHelp is only a string help; a help given as an element (the form review page's notes) always shows */}
+      {(typeof rawHelp !== 'string' || helpShown(rawHelp, shown)) && help}
     </div>
   );
 }
