@@ -9,11 +9,12 @@
   var appOrigin = new URL(frame.getAttribute('data-app-origin')).origin;
   var MARGIN = 16;
 
-  // A reload keeps the path, so a member who reloads a mailed link's page meets it again.
+  // A reload keeps the path, so a member who reloads a mailed link's page meets it again. The
+  // site's server already points the frame there; this covers a parent page served as a file.
   var path = new URLSearchParams(window.location.search).get('path');
   if (path && path.charAt(0) === '/' && path.charAt(1) !== '/' && path.charAt(1) !== '\\') {
     var target = new URL(path, appOrigin);
-    if (target.origin === appOrigin && /^\/user(\/|$)/.test(target.pathname)) frame.src = target.href;
+    if (target.origin === appOrigin && /^\/user(\/|$)/.test(target.pathname) && frame.src !== target.href) frame.src = target.href;
   }
 
   function show(top, height) {
