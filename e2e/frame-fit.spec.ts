@@ -41,9 +41,15 @@ test('each screen opens at its top; the first error and dialogs come where the m
   await scrollParentToBottom(page, framed);
   await app.getByRole('button', { name: submitText('edit-profile') }).click();
 
+  // The error summary at the top takes focus and comes into view; its link takes the member to
+  // the field (docs/decisions/025).
+  const summary = app.locator('.error-summary');
+  await expect(summary).toBeFocused();
+  await expectInParentView(page, summary);
+  await expect(family).toHaveAttribute('aria-invalid', 'true');
+  await summary.getByRole('link').first().click();
   await expect(family).toBeFocused();
   await expectInParentView(page, family);
-  await expect(family).toHaveAttribute('aria-invalid', 'true');
 
   await family.fill('鈴木');
   await scrollParentToBottom(page, framed);
@@ -67,9 +73,10 @@ test('withdrawal clears token, cookies and session storage before its dialog, wh
   await app.getByRole('textbox', { name: labels('withdraw').password }).fill('Wrong-Pass9!');
   await app.getByRole('button', { name: submitText('withdraw') }).click();
   // A wrong password is the field's error, once: no dialog repeating it.
-  await expect(app.getByText(messages.api.WRONG_PASSWORD)).toHaveCount(1);
+  await expect(app.locator('.field__errors').getByText(messages.api.WRONG_PASSWORD)).toHaveCount(1);
   await expect(app.getByRole('alertdialog')).toHaveCount(0);
-  await expect(app.getByRole('textbox', { name: labels('withdraw').password })).toBeFocused();
+  // The server's field error comes with the form's summary, which takes focus (ADR 025).
+  await expect(app.locator('.error-summary')).toBeFocused();
 
   await app.getByRole('textbox', { name: labels('withdraw').password }).fill(member.password);
   await scrollParentToBottom(page, framed);
