@@ -34,8 +34,9 @@ function fieldOrder(form: FormLike): string[] {
   return [...order.filter((name) => names.includes(name)), ...names.filter((name) => !order.includes(name))];
 }
 
-/** "label：message", or the message alone when it names the field itself (by its label or by
- *  the schema's title, e.g. 「電話番号を入力してください」 under the label 「ご登録の電話番号」). */
+/** "label: message", or the message alone when it names the field itself (by its label or by
+ *  the schema's title: a phone message that says "phone number" under the label "registered
+ *  phone number"). */
 export function summaryText(label: string, message: string, title?: string): string {
   const named = [label, title].some((name) => !!name && message.includes(name));
   return !label || named ? message : format(messages.form.errorSummaryItem, { label, message });

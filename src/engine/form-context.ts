@@ -63,7 +63,7 @@ export function shownErrors(context: unknown, id: string, rawErrors: readonly st
 }
 
 /** A help text is left out while an error of its field says the same words (a limit given as
- *  help, "1〜8個まで選択できます", is also the message of going over it): one sentence, once. */
+ *  help, "up to 8 choices", is also the message of going over it): one sentence, once. */
 export function helpShown(help: unknown, errors: readonly string[]): boolean {
   return !!help && !(typeof help === 'string' && errors.some((error) => error.trim() === help.trim()));
 }

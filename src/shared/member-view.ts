@@ -19,7 +19,7 @@ export interface ViewRow {
 
 /** The texts the rows are made with (messages/ja.json "info"). */
 export interface ViewTexts {
-  /** "{label}（{other}）": a choice with the "other" text its condition brings in. */
+  /** messages.info.withOther: a choice with the "other" text its condition brings in. */
   withOther: string;
   listSeparator: string;
   yes: string;

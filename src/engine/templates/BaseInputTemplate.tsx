@@ -14,7 +14,7 @@ export default function BaseInputTemplate(props: WidgetProps) {
   const inputProps = getInputProps(schema, type, options);
   const { commitNow, ...text } = useImeSafeText(value, onChange, liveNormalisers(schema), options.emptyValue);
   // A field whose normalisers drop characters (hyphens, spaces) may be typed longer than it is
-  // kept: no length cap while typing (a cap would cut 「090-1234-5678」), the schema judges the
+  // kept: no length cap while typing (a cap would cut "090-1234-5678"), the schema judges the
   // normalised value.
   const dropsCharacters = normalisersOf(schema).some((name) => name === 'digitsOnly' || name === 'removeHyphens');
   const blocked = {

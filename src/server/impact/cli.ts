@@ -58,7 +58,7 @@ export async function runImpact(argv: string[], output: Output, open: () => Stor
     return EXIT.failed;
   }
   if (options.help) {
-    for (const line of texts.help) output.out(format(line, { forms: JUDGED_FORMS.map((f) => f.form).join('、') }));
+    for (const line of texts.help) output.out(format(line, { forms: JUDGED_FORMS.map((f) => f.form).join(texts.formSeparator) }));
     return EXIT.passed;
   }
 

@@ -64,7 +64,7 @@ export function storedSources(set: SchemaSet, form: string, readAs: string): Map
 function titleOf(set: SchemaSet, form: string): string {
   const routes = (set.catalogue.routes as Array<{ title: string; forms: string[] }> | undefined) ?? [];
   const titles = [...new Set(routes.filter((r) => r.forms.includes(form)).map((r) => r.title))];
-  return titles.length ? titles.join('／') : form;
+  return titles.length ? titles.join(texts.titleSeparator) : form;
 }
 
 const isEmpty = (value: unknown) => value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
