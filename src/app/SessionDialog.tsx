@@ -9,17 +9,15 @@
 // Its title is an h1: with the page inert, the dialog is all a screen reader (and axe) can
 // reach, and the page's own h1 is hidden with the rest.
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { createPortal } from 'react-dom';
-import { useLocation, useNavigate } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
 import messages from '../../messages/ja.json';
 import { format } from '../shared/format';
 import { endSession, sessionEnds } from '../api/session';
 import { extendSession } from '../api/user-auth';
-import { returnFocusAfterDialog, useModalLayer } from './alert';
+import { ModalFrame, returnFocusAfterDialog, useModalLayer } from './alert';
 import { remainingText, sessionLimitText, warningLeadMs } from './session-time';
-import { loginPath } from './catalogue';
 import { paths } from './paths.generated';
-import type { LoginState } from './login-state';
+import { useToLogin } from './login-state';
 
 const text = messages.session;
 
@@ -30,11 +28,7 @@ const atLimit = (idleEnd: number, end: number) => end - idleEnd < 1000;
 
 export function SessionDialog() {
   const navigate = useNavigate();
-  const location = useLocation();
-  const where = useRef(location);
-  useEffect(() => {
-    where.current = location;
-  }, [location]);
+  const goToLogin = useToLogin();
   const [view, setView] = useState<View | null>(null);
   const [now, setNow] = useState(() => Date.now());
   const [busy, setBusy] = useState(false);
@@ -109,10 +103,8 @@ export function SessionDialog() {
     navigate(paths.logout);
   };
   const toLogin = (reason: 'idle' | 'limit') => {
-    const { pathname, search } = where.current;
     close();
-    const state: LoginState = { notice: reason, from: pathname.startsWith(loginPath) ? undefined : pathname + search };
-    navigate(loginPath, { replace: true, state });
+    goToLogin(reason);
   };
   const dismiss = () => {
     if (view.phase === 'warning') dismissed.current = view.end;
@@ -127,67 +119,55 @@ export function SessionDialog() {
     else void extend();
   };
 
-  return createPortal(
-    <div ref={layer} className="modal-backdrop" onMouseDown={(event) => event.target === event.currentTarget && event.preventDefault()}>
-      <div
-        ref={box}
-        className="modal"
-        role="alertdialog"
-        aria-modal="true"
-        aria-labelledby="session-dialog-title"
-        aria-describedby="session-dialog-body"
-        tabIndex={-1}
-        onKeyDown={onKeyDown}
-      >
-        {view.phase === 'warning' ? (
-          <>
-            <h1 id="session-dialog-title" className="modal__title">
-              {limit ? text.limitTitle : text.warningTitle}
-            </h1>
-            <p id="session-dialog-body" className="modal__message">
-              {limit ? format(text.limitBody, { limit: sessionLimitText() }) : format(text.warningBody, { extend: text.extend })}
+  return (
+    <ModalFrame layer={layer} box={box} labelledBy="session-dialog-title" describedBy="session-dialog-body" onKeyDown={onKeyDown}>
+      {view.phase === 'warning' ? (
+        <>
+          <h1 id="session-dialog-title" className="modal__title">
+            {limit ? text.limitTitle : text.warningTitle}
+          </h1>
+          <p id="session-dialog-body" className="modal__message">
+            {limit ? format(text.limitBody, { limit: sessionLimitText() }) : format(text.warningBody, { extend: text.extend })}
+          </p>
+          {/* role=timer: read when the dialog opens, not every second. */}
+          <p className="modal__timer" role="timer">
+            {format(text.remaining, { time: remainingText(view.idleEnd - now) })}
+          </p>
+          {failed && (
+            <p className="notice notice--error" role="alert">
+              {text.extendFailed}
             </p>
-            {/* role=timer: read when the dialog opens, not every second. */}
-            <p className="modal__timer" role="timer">
-              {format(text.remaining, { time: remainingText(view.idleEnd - now) })}
-            </p>
-            {failed && (
-              <p className="notice notice--error" role="alert">
-                {text.extendFailed}
-              </p>
+          )}
+          <div className="actions">
+            {limit ? (
+              <button ref={first} type="button" className="button button--primary" onClick={dismiss}>
+                {text.close}
+              </button>
+            ) : (
+              <button ref={first} type="button" className="button button--primary" onClick={() => void extend()} aria-disabled={busy || undefined}>
+                {busy ? text.extending : text.extend}
+              </button>
             )}
-            <div className="actions">
-              {limit ? (
-                <button ref={first} type="button" className="button button--primary" onClick={dismiss}>
-                  {text.close}
-                </button>
-              ) : (
-                <button ref={first} type="button" className="button button--primary" onClick={() => void extend()} aria-disabled={busy || undefined}>
-                  {busy ? text.extending : text.extend}
-                </button>
-              )}
-              <button type="button" className="button" onClick={logout}>
-                {text.logout}
-              </button>
-            </div>
-          </>
-        ) : (
-          <>
-            <h1 id="session-dialog-title" className="modal__title">
-              {text.expiredTitle}
-            </h1>
-            <p id="session-dialog-body" className="modal__message">
-              {view.reason === 'limit' ? format(text.expiredLimitBody, { limit: sessionLimitText() }) : text.expiredIdleBody}
-            </p>
-            <div className="actions">
-              <button ref={first} type="button" className="button button--primary" onClick={() => toLogin(view.reason)}>
-                {text.toLogin}
-              </button>
-            </div>
-          </>
-        )}
-      </div>
-    </div>,
-    document.body,
+            <button type="button" className="button" onClick={logout}>
+              {text.logout}
+            </button>
+          </div>
+        </>
+      ) : (
+        <>
+          <h1 id="session-dialog-title" className="modal__title">
+            {text.expiredTitle}
+          </h1>
+          <p id="session-dialog-body" className="modal__message">
+            {view.reason === 'limit' ? format(text.expiredLimitBody, { limit: sessionLimitText() }) : text.expiredIdleBody}
+          </p>
+          <div className="actions">
+            <button ref={first} type="button" className="button button--primary" onClick={() => toLogin(view.reason)}>
+              {text.toLogin}
+            </button>
+          </div>
+        </>
+      )}
+    </ModalFrame>
   );
 }

@@ -7,7 +7,7 @@
 // to it) and, on close, gives focus back to what had it, or to the page's main region when that
 // is gone. Not a native modal <dialog>: it would work, but it makes the frame's whole document
 // inert, so axe no longer sees the page's h1 and reports the parent page as having none.
-import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useRef, useState, type KeyboardEventHandler, type ReactNode, type RefObject } from 'react';
 import { createPortal } from 'react-dom';
 import messages from '../../messages/ja.json';
 import { showElement } from './frame';
@@ -72,6 +72,36 @@ export function returnFocusAfterDialog(previous: Element | null) {
   });
 }
 
+/** Every dialog's markup: the backdrop at the end of <body> (`layer` for useModalLayer; a press on
+ *  it keeps focus where it is) and the dialog (`box`; a press on its text keeps focus inside, the
+ *  text stays selectable). */
+export function ModalFrame(props: {
+  layer: RefObject<HTMLDivElement | null>;
+  box: RefObject<HTMLDivElement | null>;
+  labelledBy: string;
+  describedBy?: string;
+  onKeyDown: KeyboardEventHandler<HTMLDivElement>;
+  children: ReactNode;
+}) {
+  return createPortal(
+    <div ref={props.layer} className="modal-backdrop" onMouseDown={(event) => event.target === event.currentTarget && event.preventDefault()}>
+      <div
+        ref={props.box}
+        className="modal"
+        role="alertdialog"
+        aria-modal="true"
+        aria-labelledby={props.labelledBy}
+        aria-describedby={props.describedBy}
+        tabIndex={-1}
+        onKeyDown={props.onKeyDown}
+      >
+        {props.children}
+      </div>
+    </div>,
+    document.body,
+  );
+}
+
 export function AlertProvider({ children }: { children: ReactNode }) {
   const [current, setCurrent] = useState<{ message: string; title?: string; done: () => void } | null>(null);
   const okButton = useRef<HTMLButtonElement>(null);
@@ -97,32 +127,18 @@ export function AlertProvider({ children }: { children: ReactNode }) {
   return (
     <AlertContext.Provider value={alert}>
       {children}
-      {current &&
-        createPortal(
-          // A press on the backdrop keeps focus where it is.
-          <div ref={backdrop} className="modal-backdrop" onMouseDown={(event) => event.target === event.currentTarget && event.preventDefault()}>
-            <div
-              ref={dialog}
-              className="modal"
-              role="alertdialog"
-              aria-modal="true"
-              aria-labelledby="alert-message"
-              // A press on its text keeps focus in the dialog (text stays selectable).
-              tabIndex={-1}
-              // An information alert: Escape closes it as OK does.
-              onKeyDown={(event) => event.key === 'Escape' && close()}
-            >
-              {current.title && <h2 className="modal__title">{current.title}</h2>}
-              <p id="alert-message" className="modal__message">
-                {current.message}
-              </p>
-              <button ref={okButton} type="button" className="button button--primary" onClick={close}>
-                {messages.common.ok}
-              </button>
-            </div>
-          </div>,
-          document.body,
-        )}
+      {current && (
+        // An information alert: Escape closes it as OK does.
+        <ModalFrame layer={backdrop} box={dialog} labelledBy="alert-message" onKeyDown={(event) => event.key === 'Escape' && close()}>
+          {current.title && <h2 className="modal__title">{current.title}</h2>}
+          <p id="alert-message" className="modal__message">
+            {current.message}
+          </p>
+          <button ref={okButton} type="button" className="button button--primary" onClick={close}>
+            {messages.common.ok}
+          </button>
+        </ModalFrame>
+      )}
     </AlertContext.Provider>
   );
 }

@@ -1,12 +1,12 @@
 // The router, built from schemas/catalogue.json: every catalogue entry becomes a route under
 // /user with its title, its lazily loaded screen, and the member guard where access is member.
-import { createElement, lazy, useEffect, useRef } from 'react';
-import { Navigate, useLocation, useNavigate, useRoutes, type RouteObject } from 'react-router-dom';
+import { createElement, lazy, useEffect } from 'react';
+import { Navigate, useLocation, useRoutes, type RouteObject } from 'react-router-dom';
 import { basePath, indexPath, loginPath, pages, type RouteEntry } from './catalogue';
 import { screenComponent } from './screen-loader';
 import { onSessionEnded, token } from '../api/session';
 import { Layout } from './Layout';
-import type { LoginState } from './login-state';
+import { useToLogin, type LoginState } from './login-state';
 import { justWithdrawn } from './withdrawn';
 import { SessionDialog } from './SessionDialog';
 
@@ -45,21 +45,8 @@ const ROUTES = routeObjects();
 /** The one place that reacts when the API client ends a dead session: the member goes to the
  *  login page with a notice saying why, and back to where they were once logged in. */
 function SessionEndedRedirect() {
-  const navigate = useNavigate();
-  const location = useLocation();
-  const where = useRef(location);
-  useEffect(() => {
-    where.current = location;
-  }, [location]);
-  useEffect(
-    () =>
-      onSessionEnded((reason) => {
-        const { pathname, search } = where.current;
-        const state: LoginState = { notice: reason, from: pathname.startsWith(loginPath) ? undefined : pathname + search };
-        navigate(loginPath, { replace: true, state });
-      }),
-    [navigate],
-  );
+  const toLogin = useToLogin();
+  useEffect(() => onSessionEnded(toLogin), [toLogin]);
   return null;
 }
 
