@@ -1,28 +1,18 @@
 import type { WidgetProps } from '@rjsf/utils';
-import { engineContext, errorAria, masterName } from '../form-context';
+import { engineContext, masterName } from '../form-context';
+import { ChoiceGroup } from './ChoiceGroup';
 
 /** Radio buttons whose options come from a master list (the list its schema names in `x-master`). */
 export default function MasterRadioWidget(props: WidgetProps) {
-  const { id, value, onChange, onBlur, onFocus, disabled, readonly, schema, registry, label } = props;
+  const { id, value, onChange, disabled, readonly, schema, registry } = props;
   const list = engineContext(registry.formContext)?.masters[masterName(schema)] ?? [];
-  return (
-    <div className="choices choices--inline" role="radiogroup" aria-label={label} id={id} {...errorAria(props)}>
-      {list.map((option, index) => (
-        <label key={option.value} className="choice">
-          <input
-            type="radio"
-            id={`${id}-${index}`}
-            name={id}
-            value={option.value}
-            checked={value === option.value}
-            disabled={disabled || readonly}
-            onChange={() => onChange(option.value)}
-            onBlur={() => onBlur(id, value)}
-            onFocus={() => onFocus(id, value)}
-          />
-          {option.label}
-        </label>
-      ))}
-    </div>
-  );
+  const choices = list.map((option, index) => ({
+    id: `${id}-${index}`,
+    value: option.value,
+    label: option.label,
+    checked: value === option.value,
+    disabled: disabled || readonly,
+    onChange: () => onChange(option.value),
+  }));
+  return <ChoiceGroup widget={{ ...props, required: false }} type="radio" choices={choices} inline />;
 }
