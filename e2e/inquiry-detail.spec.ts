@@ -17,7 +17,7 @@ const history = catalogue.routes.find((r) => r.path === 'contact_history')!;
 const detailTitle = (history as { children?: Array<{ title: string }> }).children![0].title;
 
 function operator(...args: string[]): string {
-  return execFileSync('npx', ['tsx', 'src/server/operator/cli.ts', ...args], { env: stackEnv(E2E), encoding: 'utf8' });
+  return execFileSync(process.execPath, ['--import', 'tsx', 'src/server/operator/cli.ts', ...args], { env: stackEnv(E2E), encoding: 'utf8' });
 }
 
 test('history → an answered inquiry on page 2 → the whole question and the answer → back to the same tab and page', async ({ page, db, member }) => {

@@ -9,7 +9,7 @@ import { field, fillProfile, verifyEmail } from './support/register';
 import { label, labels, mailSubject, memberNotice, messages, submitText } from './support/texts';
 
 function operator(...args: string[]): string {
-  return execFileSync('npx', ['tsx', 'src/server/operator/cli.ts', ...args], { env: stackEnv(E2E), encoding: 'utf8' });
+  return execFileSync(process.execPath, ['--import', 'tsx', 'src/server/operator/cli.ts', ...args], { env: stackEnv(E2E), encoding: 'utf8' });
 }
 
 test('register, approval by the operator, edit, e-mail change, withdrawal', async ({ page, db }) => {
