@@ -7,13 +7,15 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect, createServer, type Socket } from 'node:net';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig, type Config } from '../../src/server/config';
 import { startStack } from '../../src/server/main';
 import { MASTER_NAMES, masterFile } from '../../src/server/masters';
-import { setUpOrFail } from '../support/api-harness';
-import { SiteClient, clientKeyOfPage, createDatabase, instanceEnv, standInDist, startSharedCatcher, type FreshDatabase } from '../support/stack-start';
+import { PG_URL, setUpOrFail } from '../support/api-harness';
+import { expectConsoleError } from '../support/fail-on-console-error';
+import { SiteClient, clientKeyOfPage, createDatabase, freePort, instanceEnv, standInDist, startSharedCatcher, type FreshDatabase } from '../support/stack-start';
 
 /** Tries per database kind: without the start-up lock one of the two starts failed on the first
  *  try here (in one process the two starts overlap closely), in 2 of 4 as separate processes. */
@@ -21,6 +23,14 @@ const TRIES = 3;
 const RETRY = { firstDelayMs: 100, maxDelayMs: 400 };
 
 type Stack = Awaited<ReturnType<typeof startStack>>;
+
+async function until(condition: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error('waited in vain');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 interface Instance {
   stack: Stack;
   config: Config;
@@ -185,6 +195,53 @@ describe('instances starting together', () => {
       const other = await start(folder(), { DATABASE_URL: db.url });
       expect(await clientKeyOf(other)).toBe('from-the-folder');
       await stopAll();
+    });
+
+    it('with the database not reachable yet, a start that needs its secrets waits without listening, then comes up with them', async () => {
+      expectConsoleError(); // one line per failed try
+      const db = await createDatabase();
+      databases.push(db);
+      // The database's port as the instance is given it: nothing there until the forwarder opens.
+      const gatePort = await freePort();
+      const viaGate = new URL(db.url);
+      viaGate.port = String(gatePort);
+      const target = new URL(PG_URL);
+      const sockets = new Set<Socket>();
+      const gate = createServer((socket) => {
+        const upstream = connect(Number(target.port || 5432), target.hostname);
+        for (const s of [socket, upstream]) {
+          sockets.add(s);
+          s.on('error', () => s.destroy());
+          s.on('close', () => sockets.delete(s));
+        }
+        socket.pipe(upstream).pipe(socket);
+      });
+      try {
+        const config = loadConfig(await instanceEnv(folder(), { DATABASE_URL: viaGate.toString(), SMTP_URL: catcher.smtpUrl }));
+        let started: Stack | undefined;
+        const starting = startStack(config, { databaseRetry: RETRY }, dist).then((stack) => (started = stack));
+        await until(() => vi.mocked(console.error).mock.calls.length >= 2);
+        expect(started, 'still starting').toBeUndefined();
+        await expect(fetch(`http://127.0.0.1:${config.port}/healthz`), 'not listening').rejects.toThrow();
+        expect(String(vi.mocked(console.error).mock.calls[0][0])).toMatch(/^database not reachable at start-up \(try 1: .+\); the server listens once it is \(the client key and code secret are stored there\); next try in [\d.]+ s$/);
+
+        await new Promise<void>((resolve) => gate.listen(gatePort, '127.0.0.1', resolve));
+        const stack = await starting;
+        running.push({ stack, config, url: `http://127.0.0.1:${config.port}` });
+        expect((await fetch(`http://127.0.0.1:${config.port}/readyz`)).status).toBe(200);
+        const client = new pg.Client({ connectionString: db.url });
+        await client.connect();
+        try {
+          const stored = await client.query(`select value from instance_secrets where name = 'client_key'`);
+          expect(await clientKeyOf(running[0])).toBe(stored.rows[0].value);
+        } finally {
+          await client.end();
+        }
+        await stopAll();
+      } finally {
+        for (const socket of sockets) socket.destroy();
+        await new Promise((resolve) => gate.close(resolve));
+      }
     });
   });
 
