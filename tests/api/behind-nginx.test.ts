@@ -6,7 +6,7 @@
 // client nginx names (TRUST_PROXY), and with one instance stopped the member goes on through
 // the other. Which instance served a request is read from the instances' own HTTP servers.
 // docs/decisions/027, README "Running several instances".
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ import { startStack } from '../../src/server/main';
 import { createMember } from '../../src/server/seed';
 import { openDb, type Db } from '../../src/server/db/connect';
 import { API_MESSAGES, setUpOrFail, validRegistration } from '../support/api-harness';
-import { NGINX, startNginx, type RunningNginx } from '../support/nginx';
+import { EXAMPLE, NGINX, startNginx, type RunningNginx } from '../support/nginx';
 import { SiteClient, clientKeyOfPage, createDatabase, freePort, instanceEnv, standInDist, startSharedCatcher, type Answer, type FreshDatabase } from '../support/stack-start';
 
 /** Limited requests (credentials, codes, mail) per client address per window: each scenario
@@ -28,6 +28,25 @@ type Name = 'A' | 'B';
 type Stack = Awaited<ReturnType<typeof startStack>>;
 
 const missing = !existsSync(NGINX) && !process.env.CI;
+
+describe('README and deploy/nginx.conf.example', () => {
+  const directives = (text: string) =>
+    text
+      .split('\n')
+      .map((line) => line.replace(/#.*$/, '').trim().replace(/\s+/g, ' '))
+      .filter((line) => line && line !== '}');
+
+  it('every line of the nginx configuration README quotes is in the file the test runs', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('## Running several instances'));
+    const quoted = /```nginx\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(quoted, 'README quotes the configuration').toBeTruthy();
+    const file = new Set(directives(readFileSync(EXAMPLE, 'utf8')));
+    const lines = directives(quoted!);
+    expect(lines.length).toBeGreaterThan(10);
+    for (const line of lines) expect(file.has(line), line).toBe(true);
+  });
+});
 
 describe.skipIf(missing)(missing ? `behind nginx: skipped, ${NGINX} is missing (apt-get install nginx; CI installs it and runs this)` : 'two instances behind nginx on one PostgreSQL database', () => {
   let db: FreshDatabase;
