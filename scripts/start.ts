@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'vite';
-import { DIST_DIR, startStack } from '../src/server/main';
+import { DIST_DIR, startFromCommandLine } from '../src/server/main';
 
 const SOURCES = ['src', 'schemas', 'messages', 'public', 'tools', 'index.html', 'vite.config.ts'];
 
@@ -19,7 +19,4 @@ if (Math.max(...SOURCES.map(newestChange)) > built) {
   console.log('Building the client into dist/ …');
   await build({ logLevel: 'warn' });
 }
-const stack = await startStack();
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => void stack.close().then(() => process.exit(0)));
-}
+await startFromCommandLine();

@@ -10,7 +10,8 @@ import { createMailer } from './mail/mailer';
 import { startMailCatcher } from './mail/catcher';
 import { build, type BuildOptions } from './app';
 import { seedDemoMember } from './seed';
-import { dataSecrets } from './data-secrets';
+import { dataSecrets, storedDataSecrets, type Secrets } from './data-secrets';
+import { databaseSecrets, StartRefused } from './instance-secrets';
 import { startParentSite } from './parent-site';
 import messages from '../../messages/ja.json';
 import { Redis } from 'ioredis';
@@ -55,16 +56,28 @@ export async function retryWhileDatabaseUnavailable(
   }
 }
 
-/** One line for a failed try: the driver's reason, never a stack trace. */
-function unreachableLine(error: unknown, tries: number, delayMs: number): string {
+/** One line for a failed try: the driver's reason, never a stack trace. `listening`: whether the
+ *  server listens meanwhile (it does not while it waits for the secrets the database holds). */
+function unreachableLine(error: unknown, tries: number, delayMs: number, listening: boolean): string {
   const e = error as { message?: unknown; code?: unknown } | null;
   const reason = (typeof e?.message === 'string' && e.message) || (typeof e?.code === 'string' && e.code) || String(error);
-  return `database not reachable at start-up (try ${tries}: ${reason}); the API answers 503 until it is; next try in ${delayMs / 1000} s`;
+  const meanwhile = listening ? 'the API answers 503 until it is' : 'the server listens once it is (the client key and code secret are stored there)';
+  return `database not reachable at start-up (try ${tries}: ${reason}); ${meanwhile}; next try in ${delayMs / 1000} s`;
 }
 
 export async function startStack(config: Config = loadConfig(), { mountClient, databaseRetry }: StackOptions = {}, distDir = DIST_DIR) {
   if (!mountClient && !existsSync(distDir + 'index.html')) throw new Error('dist/ is missing: run npm run build (npm start does it for you)');
-  const { clientKey, secret } = dataSecrets(config.dataDir, config.clientKey, config.secret);
+  // The client key and the code secret. SQLite: the data folder's (one file, one machine).
+  // PostgreSQL: the database's, the same for every instance on it (instance-secrets.ts), read
+  // after the migrations; when CLIENT_KEY and APP_SECRET are both set they are known before and
+  // only checked against the database's.
+  const given = { clientKey: config.clientKey, secret: config.secret };
+  let secrets: Secrets | undefined = !config.databaseUrl
+    ? dataSecrets(config.dataDir, config.clientKey, config.secret)
+    : given.clientKey && given.secret
+      ? { clientKey: given.clientKey, secret: given.secret }
+      : undefined;
+  const secretsSource = !config.databaseUrl ? `${config.dataDir}/secrets.json` : 'the database (shared by every instance)';
   const db = openDb({ ...config, onPoolError: (error) => console.error(`database connection lost (the pool reconnects): ${error.message}`) });
   const redis = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
   // While Redis is unreachable the counters fall back to the database; say so, do not crash.
@@ -78,16 +91,22 @@ export async function startStack(config: Config = loadConfig(), { mountClient, d
   const stopRetrying = new AbortController();
   let firstTryFailed!: () => void;
   const waiting = new Promise<void>((resolve) => (firstTryFailed = resolve));
+  const listening = !!secrets;
   const prepared = retryWhileDatabaseUnavailable(
     async () => {
-      await migrate(db);
-      if (config.seedDemo) await seedDemoMember(db, config.demoEmail, config.demoPassword);
+      // All under the start-up lock: instances starting together take turns (docs/decisions/027).
+      const shared = await migrate(db, async () => {
+        const stored = config.databaseUrl ? await databaseSecrets(db, given, storedDataSecrets(config.dataDir)) : undefined;
+        if (config.seedDemo) await seedDemoMember(db, config.demoEmail, config.demoPassword);
+        return stored;
+      });
+      secrets ??= shared;
     },
     {
       ...databaseRetry,
       signal: stopRetrying.signal,
       onUnavailable(error, tries, delayMs) {
-        console.error(unreachableLine(error, tries, delayMs));
+        console.error(unreachableLine(error, tries, delayMs, listening));
         waited = true;
         firstTryFailed();
       },
@@ -97,8 +116,10 @@ export async function startStack(config: Config = loadConfig(), { mountClient, d
     if (done && waited) console.log('database reached: migrated and seeded; the API answers again');
   });
   try {
-    // The first try settles how start-up goes on: done, waiting, or (a broken migration) failed.
-    await Promise.race([prepared, waiting]);
+    // The first try settles how start-up goes on: done, waiting, or (a broken migration, a secret
+    // that contradicts the database's) failed. Without its secrets the server cannot serve a
+    // page (each carries the client key): then it waits for the database before listening.
+    await (listening ? Promise.race([prepared, waiting]) : prepared);
   } catch (error) {
     redis?.disconnect();
     await db.destroy();
@@ -107,9 +128,12 @@ export async function startStack(config: Config = loadConfig(), { mountClient, d
   // Later tries run after start-up: a failure there that is not the database's absence stops
   // the process with the error, as a failed first try does.
   prepared.catch((error: unknown) => {
-    console.error('database set-up failed; stopping:', error);
+    console.error('database set-up failed; stopping:', error instanceof StartRefused ? error.message : error);
     process.exit(1);
   });
+
+  if (!secrets) throw new Error('start-up ended before the database gave the secrets');
+  const { clientKey, secret } = secrets;
 
   const catcher = config.smtpUrl ? undefined : await startMailCatcher(config.mailCatcherSmtpPort, config.mailCatcherWebPort);
   const app = await build({
@@ -139,6 +163,7 @@ export async function startStack(config: Config = loadConfig(), { mountClient, d
     `  API:                       ${config.publicUrl}/v1/`,
     catcher ? `  Mail view (caught mail):   http://localhost:${config.mailCatcherWebPort}/` : `  Mail goes to:              ${config.smtpUrl}`,
     `  Database:                  ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `SQLite in ${config.dataDir}`}${ready ? '' : ' (not reachable yet: retrying)'}`,
+    `  Client key, code secret:   ${config.clientKey && config.secret ? 'CLIENT_KEY and APP_SECRET' : secretsSource}`,
     config.seedDemo ? `  Demo member:               ${config.demoEmail} / ${config.demoPassword}` : '',
     '',
   ];
@@ -157,9 +182,19 @@ export async function startStack(config: Config = loadConfig(), { mountClient, d
   return { app, close, databaseReady: prepared };
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const stack = await startStack();
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => void stack.close().then(() => process.exit(0)));
+/** startStack for a command (npm start, `tsx src/server/main.ts`): stops on SIGINT and SIGTERM,
+ *  and a start refused for its configuration ends the process with one line and exit code 1. */
+export async function startFromCommandLine(options?: StackOptions): Promise<void> {
+  try {
+    const stack = await startStack(loadConfig(), options);
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.once(signal, () => void stack.close().then(() => process.exit(0)));
+    }
+  } catch (error) {
+    if (!(error instanceof StartRefused)) throw error;
+    console.error(`start-up refused: ${error.message}`);
+    process.exit(1);
   }
 }
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await startFromCommandLine();

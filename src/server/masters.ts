@@ -35,16 +35,29 @@ export function masterFile(dir?: string): Record<MasterName, MasterOption[]> {
 // reseed runs (the app reads through a plugin-wrapped handle, not the one a reseed is given).
 let cache = new WeakMap<Db, Map<MasterName, Promise<MasterOption[]>>>();
 
+/** Brings the stored lists in step with `lists`: options no longer there are deleted, new ones
+ *  inserted, changed labels and order updated, the rest left alone. Idempotent, and safe when
+ *  several instances run it at once on one database (an upsert, never delete-then-insert, which
+ *  made a second start fail on master_options_pk; docs/decisions/027). */
 export async function seedMasters(db: Db, lists = masterFile()): Promise<void> {
   await db.transaction().execute(async (tx) => {
     // The project's lists and those of the file given (another schemas folder may add one).
     for (const name of new Set([...MASTER_NAMES, ...masterNames(lists)])) {
       const options = lists[name] ?? [];
-      await tx.deleteFrom('master_options').where('master_name', '=', name).execute();
+      let removed = tx.deleteFrom('master_options').where('master_name', '=', name);
+      if (options.length) removed = removed.where('value', 'not in', options.map((o) => o.value));
+      await removed.execute();
       if (options.length === 0) continue;
       await tx
         .insertInto('master_options')
         .values(options.map((o, i) => ({ master_name: name, value: o.value, label: o.label, sort_order: i + 1 })))
+        .onConflict((oc) =>
+          oc
+            .columns(['master_name', 'value'])
+            .doUpdateSet((eb) => ({ label: eb.ref('excluded.label'), sort_order: eb.ref('excluded.sort_order') }))
+            // an unchanged row is not written again
+            .where((eb) => eb.or([eb('master_options.label', '<>', eb.ref('excluded.label')), eb('master_options.sort_order', '<>', eb.ref('excluded.sort_order'))])),
+        )
         .execute();
     }
   });

@@ -141,4 +141,15 @@ describe.each(DATABASES)('master option lists ($name)', ({ kind }) => {
     }
     for (const name of NAMES) expect((await get(`?master_name=${name}`)).json()).toEqual(FILE[name]);
   });
+
+  it('instances reseeding at once (each its own transaction) all succeed, and the list is the file\'s: reordered, an option removed', async () => {
+    const edited = { ...FILE, job: FILE.job.slice(1).reverse() };
+    try {
+      await Promise.all([seedMasters(h.db, edited), seedMasters(h.db, edited), seedMasters(h.db, edited)]);
+      expect((await get('?master_name=job')).json()).toEqual(edited.job);
+    } finally {
+      await migrate(h.db);
+    }
+    expect((await get('?master_name=job')).json()).toEqual(FILE.job);
+  });
 });

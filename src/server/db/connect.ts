@@ -7,6 +7,7 @@ import { migrationProvider } from './migrations';
 import { seedMasters } from '../masters';
 import { withStatementCache } from './statement-cache';
 import { isDatabaseUnavailable } from './errors';
+import { withStartLock } from './start-lock';
 import type { Database } from './types';
 
 export type Db = Kysely<Database>;
@@ -65,20 +66,25 @@ export function openDb({ databaseUrl, dataDir, pgSchema, applicationName = 'memb
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
 }
 
-/** Brings the schema up to date and refreshes the master lists from their data file. */
-export async function migrate(db: Db): Promise<void> {
-  // On PostgreSQL the migrator's bookkeeping tables must live in the schema being migrated;
-  // otherwise it finds another schema's tables on the search path and skips creating its own.
-  const schema =
-    db.getExecutor().adapter instanceof PostgresAdapter
-      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
-      : undefined;
-  const migrator = new Migrator({ db, provider: migrationProvider, ...(schema ? { migrationTableSchema: schema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((r) => r.status === 'Error');
-  // A database that went away mid-migration is thrown as it is, so that the caller can tell
-  // it from a migration that is wrong (main.ts waits the first out, and stops on the second).
-  if (isDatabaseUnavailable(error)) throw error;
-  if (error || failed) throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
-  await seedMasters(db);
+/** Brings the schema up to date and refreshes the master lists from their data file, then runs
+ *  `andThen` (what start-up writes besides: the shared secrets, the demo member), all under the
+ *  database's start-up lock (start-lock.ts): starts on one database take turns. */
+export async function migrate<T = void>(db: Db, andThen?: () => Promise<T>): Promise<T> {
+  return withStartLock(db, async () => {
+    // On PostgreSQL the migrator's bookkeeping tables must live in the schema being migrated;
+    // otherwise it finds another schema's tables on the search path and skips creating its own.
+    const schema =
+      db.getExecutor().adapter instanceof PostgresAdapter
+        ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+        : undefined;
+    const migrator = new Migrator({ db, provider: migrationProvider, ...(schema ? { migrationTableSchema: schema } : {}) });
+    const { error, results } = await migrator.migrateToLatest();
+    const failed = results?.find((r) => r.status === 'Error');
+    // A database that went away mid-migration is thrown as it is, so that the caller can tell
+    // it from a migration that is wrong (main.ts waits the first out, and stops on the second).
+    if (isDatabaseUnavailable(error)) throw error;
+    if (error || failed) throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+    await seedMasters(db);
+    return andThen ? andThen() : (undefined as T);
+  });
 }

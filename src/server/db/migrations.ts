@@ -250,6 +250,18 @@ const migrations: Record<string, Migration> = {
       await sql`update sessions set ends_at = expires_at`.execute(db);
     },
   },
+  '012-instance-secrets': {
+    async up(db: Kysely<unknown>) {
+      // With DATABASE_URL, the client key and the code secret live here, so every instance on
+      // the database uses the same ones: the first to start stores them (docs/decisions/027).
+      await db.schema
+        .createTable('instance_secrets')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('value', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

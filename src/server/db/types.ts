@@ -158,6 +158,14 @@ export interface AcknowledgementCountsTable {
   sent: number;
 }
 
+/** With DATABASE_URL: the secrets every instance must share, stored by the first to start
+ *  (name 'client_key' or 'app_secret'; src/server/instance-secrets.ts). */
+export interface InstanceSecretsTable {
+  name: string;
+  value: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -174,6 +182,7 @@ export interface Database {
   rate_limits: RateLimitsTable;
   mail_outbox: MailOutboxTable;
   acknowledgement_counts: AcknowledgementCountsTable;
+  instance_secrets: InstanceSecretsTable;
 }
 
 export type User = Selectable<UsersTable>;
