@@ -7,8 +7,10 @@ export default defineConfig({
   testDir: './e2e',
   timeout: 60_000,
   expect: { timeout: 10_000 },
+  // Two files at a time (two cores; most of a browser test is waiting for the app, the mail or
+  // a timer); the tests within a file run in order. Every test makes its own member.
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: process.env.CI ? 1 : 0,
   reporter: process.env.CI ? [['list']] : [['list']],
   use: {

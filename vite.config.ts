@@ -5,6 +5,18 @@ import { compression } from 'vite-plugin-compression2';
 import { formsPlugin } from './tools/vite-plugin-forms.ts';
 import { slimClientPlugin } from './tools/vite-plugin-slim-client.ts';
 
+/** Test files that time something or run whole processes (see test.projects below). */
+const ALONE = [
+  'tests/contract/pattern-time.test.ts',
+  'tests/api/enumeration-timing.test.ts',
+  'tests/api/session-sliding.test.ts',
+  'tests/api/registration-cost.test.ts',
+  'tests/api/behind-nginx.test.ts',
+  'tests/api/instances-start.test.ts',
+  'tests/faults/**/*.test.ts',
+  'tests/operator/cli.test.ts',
+];
+
 export default defineConfig({
   base: '/user/',
   plugins: [
@@ -27,11 +39,15 @@ export default defineConfig({
     proxy: { '/v1': 'http://127.0.0.1:3000' },
   },
   test: {
-    include: ['tests/**/*.test.{ts,tsx}'],
     environment: 'node',
     testTimeout: 20_000,
     hookTimeout: 30_000,
-    fileParallelism: false,
     setupFiles: ['tests/support/fail-on-console-error.ts'],
+    // Two cores: most files run two at a time; the ones that measure time, start whole
+    // processes or kill them run afterwards, one at a time, so neither disturbs the other.
+    projects: [
+      { extends: true, test: { name: 'shared', include: ['tests/**/*.test.{ts,tsx}'], exclude: ALONE, maxWorkers: 2 } },
+      { extends: true, test: { name: 'alone', include: ALONE, fileParallelism: false, sequence: { groupOrder: 1 } } },
+    ],
   },
 });

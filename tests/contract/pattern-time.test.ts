@@ -1,5 +1,5 @@
 // Every pattern in every schema runs in linear time: a hostile string at the full body limit
-// (64 KiB) is judged in under 50 ms, by the pattern alone and by the server's whole validation
+// (64 KiB) is judged in under 200 ms, by the pattern alone and by the server's whole validation
 // of each payload with that string in every text field (issue: one request stalled the server).
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/shared/validation/schema-bundle';
@@ -8,7 +8,9 @@ import { createServerValidation, formsOf } from '../../src/server/validation';
 import { schemaFiles } from '../support/schema-walk';
 
 const BODY_LIMIT = 64 * 1024;
-const BUDGET_MS = 50;
+/** A linear pattern judges 64 KiB in a few milliseconds, a super-linear one takes seconds: the
+ *  budget sits far from both, so a busy machine's pauses do not fail the check. */
+const BUDGET_MS = 200;
 
 /** The quickest of three runs: a super-linear pattern takes seconds every time, while the
  *  shared test machine's pauses only lengthen some runs. */
@@ -59,7 +61,9 @@ describe('every schema pattern is linear', () => {
 
   it('the check catches a super-linear pattern', () => {
     const regex = /<[^>]*>/u;
-    expect(fastest(() => regex.test('<'.repeat(BODY_LIMIT)))).toBeGreaterThan(BUDGET_MS);
+    const start = performance.now();
+    regex.test('<'.repeat(BODY_LIMIT));
+    expect(performance.now() - start).toBeGreaterThan(BUDGET_MS);
   });
 });
 
