@@ -158,6 +158,12 @@ export interface AcknowledgementCountsTable {
   sent: number;
 }
 
+/** Raised by the database on every change to a member's inquiries (migration 012's triggers). */
+export interface InquiryListVersionsTable {
+  user_id: string;
+  version: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -174,6 +180,7 @@ export interface Database {
   rate_limits: RateLimitsTable;
   mail_outbox: MailOutboxTable;
   acknowledgement_counts: AcknowledgementCountsTable;
+  inquiry_list_versions: InquiryListVersionsTable;
 }
 
 export type User = Selectable<UsersTable>;
