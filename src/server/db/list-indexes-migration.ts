@@ -22,6 +22,9 @@ async function createIndexes(db: Kysely<unknown>) {
   // My page's notices (the member's own, and those to everyone: user_id null), and the operator's list.
   await db.schema.dropIndex('notifications_user').execute();
   await db.schema.createIndex('notifications_member').on('notifications').columns(['user_id', 'created_at', 'id']).execute();
+  // Notices to everyone on their own: "user_id is null" is no equality, so PostgreSQL would not
+  // take the member index's order for it and would walk every notice instead.
+  await db.schema.createIndex('notifications_everyone').on('notifications').columns(['created_at', 'id']).where(sql.ref('user_id'), 'is', null).execute();
   await db.schema.createIndex('notifications_list').on('notifications').columns(['created_at', 'id']).execute();
 
   // Logging out everywhere, changing the address or the password forgets the member's devices.
@@ -29,6 +32,9 @@ async function createIndexes(db: Kysely<unknown>) {
   // Every account an address has had (the operator's members show); the unique index on active
   // members' addresses is partial, and a partial index serves no query for other rows.
   await db.schema.createIndex('users_email').on('users').columns(['email', 'created_at']).execute();
+  // A flow's live code for an address, the newest first (code checks; replaces 008's index).
+  await db.schema.dropIndex('email_codes_flow').execute();
+  await db.schema.createIndex('email_codes_flow_latest').on('email_codes').columns(['flow_hash', 'purpose', 'email', 'created_at']).execute();
   // The outbox's unsent mail, oldest first (the worker and the operator's list).
   await db.schema.createIndex('mail_outbox_unsent').on('mail_outbox').columns(['sent_at', 'created_at']).execute();
 }
