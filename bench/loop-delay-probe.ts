@@ -1,19 +1,47 @@
 // Loaded into the server process by the scale bench (node --import): measures how late the event
-// loop runs (perf_hooks monitorEventLoopDelay) and answers the bench over the IPC channel, so the
-// server itself carries no measuring code. 'loop-delay:reset' starts a window, 'loop-delay:read'
-// ends it with { p50, p99, max } in milliseconds.
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+// loop runs (perf_hooks monitorEventLoopDelay) and how long each SQLite statement holds it
+// (better-sqlite3 runs them synchronously on the loop), and answers the bench over the IPC
+// channel, so the server itself carries no measuring code. 'loop-delay:reset' starts a window,
+// 'loop-delay:read' ends it with { p50, p99, max, statementP99, statementMax } in milliseconds.
+import { createHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
+import SQLite from 'better-sqlite3';
 
-const histogram = monitorEventLoopDelay({ resolution: 2 });
-histogram.enable();
+const loop = monitorEventLoopDelay({ resolution: 2 });
+loop.enable();
+const statements = createHistogram();
 const ms = (nanoseconds: number) => nanoseconds / 1e6;
+
+// Every statement of every database the process opens shares this prototype.
+const probe = new SQLite(':memory:');
+const prototype = Object.getPrototypeOf(probe.prepare('select 1')) as Record<string, (...args: unknown[]) => unknown>;
+probe.close();
+for (const method of ['all', 'get', 'run', 'iterate']) {
+  const original = prototype[method]!;
+  prototype[method] = function timed(this: unknown, ...args: unknown[]) {
+    const started = process.hrtime.bigint();
+    try {
+      return original.apply(this, args);
+    } finally {
+      statements.record(Math.max(1, Number(process.hrtime.bigint() - started)));
+    }
+  };
+}
 
 process.on('message', (message) => {
   if (message === 'loop-delay:reset') {
-    histogram.reset();
+    loop.reset();
+    statements.reset();
     process.send?.({ type: 'loop-delay:reset' });
   } else if (message === 'loop-delay:read') {
-    process.send?.({ type: 'loop-delay', p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max) });
+    process.send?.({
+      type: 'loop-delay',
+      p50: ms(loop.percentile(50)),
+      p99: ms(loop.percentile(99)),
+      max: ms(loop.max),
+      statements: statements.count,
+      statementP99: statements.count ? ms(statements.percentile(99)) : 0,
+      statementMax: statements.count ? ms(statements.max) : 0,
+    });
   }
 });
 // The channel must not keep the server alive on its own (it stops on SIGTERM).

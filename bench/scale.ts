@@ -34,6 +34,16 @@ const CLIENT_KEY = 'scale-bench-client-key';
 const statusOf = (i: number): InquiryStatus => (i % 20 < 12 ? 'open' : i % 20 < 17 ? 'answered' : 'closed');
 const OPEN = Math.floor(INQUIRIES / 20) * 12 + Math.min(INQUIRIES % 20, 12);
 
+/** The event loop's delay in a window, and how long SQLite statements held it (none on PostgreSQL). */
+export interface LoopDelay {
+  p50: number;
+  p99: number;
+  max: number;
+  statements: number;
+  statementP99: number;
+  statementMax: number;
+}
+
 export interface ScaleFigures {
   seedSeconds: number;
   loginMs: number;
@@ -41,8 +51,8 @@ export interface ScaleFigures {
   history: Array<{ label: string; ms: number }>;
   operatorFirstMs: number;
   operatorDeepMs: number;
-  idleOptions: { p50: number; p99: number; loop: { p50: number; p99: number; max: number } };
-  loaded: { p50: number; p99: number; loop: { p50: number; p99: number; max: number }; pagesPerSecond: number };
+  idleOptions: { p50: number; p99: number; loop: LoopDelay };
+  loaded: { p50: number; p99: number; loop: LoopDelay; pagesPerSecond: number };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -150,7 +160,7 @@ async function postgresDatabase(): Promise<Database> {
 
 interface Server {
   url: string;
-  ask(message: string): Promise<Record<string, number>>;
+  ask(message: string): Promise<LoopDelay>;
   stop(): Promise<void>;
 }
 
@@ -167,7 +177,7 @@ async function startServer(env: NodeJS.ProcessEnv): Promise<Server> {
     url,
     ask: (message) =>
       new Promise((resolve) => {
-        child.once('message', (answer) => resolve(answer as Record<string, number>));
+        child.once('message', (answer) => resolve(answer as LoopDelay));
         child.send(message);
       }),
     stop: () =>
@@ -281,8 +291,8 @@ async function measure(database: Database): Promise<ScaleFigures> {
       history: rows,
       operatorFirstMs,
       operatorDeepMs,
-      idleOptions: { p50: median(idle), p99: percentile(idle, 99), loop: { p50: idleLoop.p50!, p99: idleLoop.p99!, max: idleLoop.max! } },
-      loaded: { p50: median(loaded), p99: percentile(loaded, 99), loop: { p50: loop.p50!, p99: loop.p99!, max: loop.max! }, pagesPerSecond: pagesRead / windowSeconds },
+      idleOptions: { p50: median(idle), p99: percentile(idle, 99), loop: idleLoop },
+      loaded: { p50: median(loaded), p99: percentile(loaded, 99), loop, pagesPerSecond: pagesRead / windowSeconds },
     };
   } finally {
     await server?.stop();
