@@ -25,7 +25,6 @@ const table = (head: string[], rows: Array<Array<string | number>>) =>
 const print = (title: string, body: string) => console.log(`\n${title}\n\n${body}`);
 
 const distDir = join(ROOT, 'dist');
-// Every section but scale needs the built client (scale starts the server with dist/ too).
 if (!process.argv.includes('--no-build')) {
   console.log('Building the client …');
   await build({ root: ROOT, logLevel: 'warn', mode: 'production' });
