@@ -2,7 +2,8 @@
 // loop runs (perf_hooks monitorEventLoopDelay) and how long each SQLite statement holds it
 // (better-sqlite3 runs them synchronously on the loop), and answers the bench over the IPC
 // channel, so the server itself carries no measuring code. 'loop-delay:reset' starts a window,
-// 'loop-delay:read' ends it with { p50, p99, max, statementP99, statementMax } in milliseconds.
+// 'loop-delay:read' ends it with { p50, p99, max, statementP50, statementP99, statementMax } in
+// milliseconds.
 import { createHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
 import SQLite from 'better-sqlite3';
 
@@ -39,6 +40,7 @@ process.on('message', (message) => {
       p99: ms(loop.percentile(99)),
       max: ms(loop.max),
       statements: statements.count,
+      statementP50: statements.count ? ms(statements.percentile(50)) : 0,
       statementP99: statements.count ? ms(statements.percentile(99)) : 0,
       statementMax: statements.count ? ms(statements.max) : 0,
     });

@@ -90,8 +90,9 @@ try {
       ['event-loop delay meanwhile, p50 / p99 / max', ...column((f) => `${ms(f.idleOptions.loop.p50)} / ${ms(f.idleOptions.loop.p99)} / ${ms(f.idleOptions.loop.max)}`)],
       ['… while 5 clients page deep, p50 / p99', ...column((f) => `${ms(f.loaded.p50)} / ${ms(f.loaded.p99)}`)],
       ['event-loop delay meanwhile, p50 / p99 / max', ...column((f) => `${ms(f.loaded.loop.p50)} / ${ms(f.loaded.loop.p99)} / ${ms(f.loaded.loop.max)}`)],
-      ['longest SQLite statement meanwhile, p99 / max', ...column((f) => (f.loaded.loop.statements ? `${ms(f.loaded.loop.statementP99)} / ${ms(f.loaded.loop.statementMax)}` : '–'))],
+      ['SQLite statements meanwhile, p50 / p99 / max', ...column((f) => (f.loaded.loop.statements ? `${f.loaded.loop.statementP50.toFixed(2)} / ${ms(f.loaded.loop.statementP99)} / ${ms(f.loaded.loop.statementMax)}` : '–'))],
       ['deep pages read meanwhile (per s)', ...column((f) => f.loaded.pagesPerSecond.toFixed(0))],
+      ['CPU pressure on the machine at the end (waiting for a CPU, last minute)', ...column((f) => f.cpuPressure)],
     ];
     print(`Scale: ${MEMBERS.toLocaleString('en')} members, ${INQUIRIES.toLocaleString('en')} inquiries of one member (history pages of 20); ms, medians`, table(['measure', ...results.map((r) => r.database)], rows));
   }

@@ -40,11 +40,14 @@ export interface LoopDelay {
   p99: number;
   max: number;
   statements: number;
+  statementP50: number;
   statementP99: number;
   statementMax: number;
 }
 
 export interface ScaleFigures {
+  /** How much of the time something waited for a CPU on this machine (Linux PSI, last minute), at the end. */
+  cpuPressure: string;
   seedSeconds: number;
   loginMs: number;
   infoMs: number;
@@ -118,6 +121,15 @@ async function seed(db: Db): Promise<string> {
     }
   });
   return memberId;
+}
+
+/** "some avg60" of /proc/pressure/cpu: the share of the last minute in which a task waited for a CPU. */
+function cpuPressure(): string {
+  try {
+    return `${/some avg10=[\d.]+ avg60=([\d.]+)/.exec(readFileSync('/proc/pressure/cpu', 'utf8'))?.[1] ?? '?'}%`;
+  } catch {
+    return '?';
+  }
 }
 
 interface Database {
@@ -285,6 +297,7 @@ async function measure(database: Database): Promise<ScaleFigures> {
     const loop = await server.ask('loop-delay:read');
 
     return {
+      cpuPressure: cpuPressure(),
       seedSeconds,
       loginMs,
       infoMs,
