@@ -65,6 +65,17 @@ export function noticeListQuery(db: Db, after: NoticeKey | undefined, limit: num
   return ranged.orderBy('notifications.created_at', 'desc').orderBy('notifications.id', 'desc').limit(limit);
 }
 
+/** What the member at `email` reads on my page: their own notices and every broadcast, a page
+ *  and one more. A withdrawn member's past notices are listed too (the address may belong to
+ *  several accounts). */
+async function noticesOfAddress(db: Db, email: string, after: NoticeKey | undefined) {
+  const members = await db.selectFrom('users').select(['id', 'email']).where('email', '=', canonicalEmail(email)).execute();
+  if (members.length === 0) throw new OperatorError(say(text.errors.unknownAddress, { email }));
+  const emails = new Map(members.map((m) => [m.id, m.email]));
+  const rows = await noticesFor(db, [...emails.keys()], { after, limit: LIST_PAGE_SIZE + 1 }).execute();
+  return rows.map((row) => ({ ...row, email: row.user_id === null ? null : (emails.get(row.user_id) ?? null) }));
+}
+
 export const listNotices: CommandRun = async (db, _mailer, args, output) => {
   const { values, positionals } = parseOrFail(
     () => parseArgs({ args, options: { to: { type: 'string' }, after: { type: 'string' } }, allowPositionals: true, strict: true }),
@@ -77,18 +88,7 @@ export const listNotices: CommandRun = async (db, _mailer, args, output) => {
   const after = afterId ? await db.selectFrom('notifications').select(['created_at', 'id']).where('id', '=', afterId).executeTakeFirst() : undefined;
   if (afterId && !after) throw usageError(say(text.errors.unknownAfter, { value: afterId }), USAGE.list);
 
-  let found;
-  if (to) {
-    // What that member reads on my page: their own notices and every broadcast. A withdrawn
-    // member's past notices are listed too (the address may belong to several accounts).
-    const members = await db.selectFrom('users').select(['id', 'email']).where('email', '=', canonicalEmail(to)).execute();
-    if (members.length === 0) throw new OperatorError(say(text.errors.unknownAddress, { email: to }));
-    const emails = new Map(members.map((m) => [m.id, m.email]));
-    const rows = await noticesFor(db, [...emails.keys()], { after, limit: LIST_PAGE_SIZE + 1 }).execute();
-    found = rows.map((row) => ({ ...row, email: row.user_id === null ? null : (emails.get(row.user_id) ?? null) }));
-  } else {
-    found = await noticeListQuery(db, after, LIST_PAGE_SIZE + 1).execute();
-  }
+  const found = to ? await noticesOfAddress(db, to, after) : await noticeListQuery(db, after, LIST_PAGE_SIZE + 1).execute();
   const { shown: rows, more } = pageOf(found);
   if (rows.length === 0) {
     output.out(text.notices.none);
