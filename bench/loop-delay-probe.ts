@@ -10,6 +10,8 @@ import SQLite from 'better-sqlite3';
 const loop = monitorEventLoopDelay({ resolution: 2 });
 loop.enable();
 const statements = createHistogram();
+/** The slowest statements of the window: [milliseconds, SQL]. */
+let slowest: Array<[number, string]> = [];
 const ms = (nanoseconds: number) => nanoseconds / 1e6;
 
 // Every statement of every database the process opens shares this prototype.
@@ -23,7 +25,11 @@ for (const method of ['all', 'get', 'run', 'iterate']) {
     try {
       return original.apply(this, args);
     } finally {
-      statements.record(Math.max(1, Number(process.hrtime.bigint() - started)));
+      const took = Number(process.hrtime.bigint() - started);
+      statements.record(Math.max(1, took));
+      if (slowest.length < 5 || took / 1e6 > slowest[4]![0]) {
+        slowest = [...slowest, [took / 1e6, String((this as { source?: string }).source).slice(0, 120)] as [number, string]].sort((a, b) => b[0] - a[0]).slice(0, 5);
+      }
     }
   };
 }
@@ -32,6 +38,7 @@ process.on('message', (message) => {
   if (message === 'loop-delay:reset') {
     loop.reset();
     statements.reset();
+    slowest = [];
     process.send?.({ type: 'loop-delay:reset' });
   } else if (message === 'loop-delay:read') {
     process.send?.({
@@ -43,6 +50,7 @@ process.on('message', (message) => {
       statementP50: statements.count ? ms(statements.percentile(50)) : 0,
       statementP99: statements.count ? ms(statements.percentile(99)) : 0,
       statementMax: statements.count ? ms(statements.max) : 0,
+      slowest,
     });
   }
 });

@@ -94,6 +94,9 @@ try {
       ['deep pages read meanwhile (per s)', ...column((f) => f.loaded.pagesPerSecond.toFixed(0))],
       ['CPU pressure on the machine at the end (waiting for a CPU, last minute)', ...column((f) => f.cpuPressure)],
     ];
+    for (const { database, figures } of results) {
+      for (const [took, statement] of figures.loaded.loop.slowest ?? []) console.log(`${database}: ${ms(took)} ms  ${statement}`);
+    }
     print(`Scale: ${MEMBERS.toLocaleString('en')} members, ${INQUIRIES.toLocaleString('en')} inquiries of one member (history pages of 20); ms, medians`, table(['measure', ...results.map((r) => r.database)], rows));
   }
 } finally {

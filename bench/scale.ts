@@ -43,6 +43,8 @@ export interface LoopDelay {
   statementP50: number;
   statementP99: number;
   statementMax: number;
+  /** The window's slowest statements, [milliseconds, SQL]. */
+  slowest: Array<[number, string]>;
 }
 
 export interface ScaleFigures {
