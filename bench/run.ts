@@ -1,7 +1,7 @@
 // npm run bench: builds the client, starts the production stack on free ports and prints one
 // table of what a phone gets (ADR 017). Not a test: the figures depend on the machine; the byte
 // budgets that must hold are checked in npm test (tests/unit/dist-clean.test.ts).
-//   npm run bench -- --only=bytes,api   run some sections only (bytes, lighthouse, keys, api, login)
+//   npm run bench -- --only=bytes,api   run some sections only (bytes, lighthouse, keys, api, login, scale)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { runLighthouse } from './lighthouse';
 import { measureKeystrokes } from './keystroke';
 import { measureApi, measureLogin } from './api';
 import { ROOT, startStack } from './stack';
+import { INQUIRIES, MEMBERS, measureScale } from './scale';
 
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
 const wanted = (section: string) => !only || only.includes(section);
@@ -74,6 +75,29 @@ try {
   if (stack && wanted('login')) {
     const { loginMs, argon2Ms } = await measureLogin(stack);
     print('Login (trusted device, no code) against one argon2 verify, medians of 10', table(['login ms', 'argon2 verify ms', 'login / verify'], [[ms(loginMs), ms(argon2Ms), (loginMs / argon2Ms).toFixed(2)]]));
+  }
+  if (wanted('scale')) {
+    const results = await measureScale();
+    const column = (pick: (f: Awaited<ReturnType<typeof measureScale>>[number]['figures']) => string) => results.map((r) => pick(r.figures));
+    const rows: string[][] = [
+      ['seed (members, inquiries; s)', ...column((f) => f.seedSeconds.toFixed(0))],
+      ['login, trusted device (argon2 included)', ...column((f) => ms(f.loginMs))],
+      ['GET /v1/user/info', ...column((f) => ms(f.infoMs))],
+      ...results[0]!.figures.history.map((row, i) => [`history: ${row.label}`, ...column((f) => ms(f.history[i]!.ms))]),
+      ['operator inquiries list, first page (100 rows)', ...column((f) => ms(f.operatorFirstMs))],
+      [`operator inquiries list --after the ${(INQUIRIES - 1000).toLocaleString('en')}th`, ...column((f) => ms(f.operatorDeepMs))],
+      ['GET /v1/master/options alone, p50 / p99', ...column((f) => `${ms(f.idleOptions.p50)} / ${ms(f.idleOptions.p99)}`)],
+      ['event-loop delay meanwhile, p50 / p99 / max', ...column((f) => `${ms(f.idleOptions.loop.p50)} / ${ms(f.idleOptions.loop.p99)} / ${ms(f.idleOptions.loop.max)}`)],
+      ['… while 5 clients page deep, p50 / p99', ...column((f) => `${ms(f.loaded.p50)} / ${ms(f.loaded.p99)}`)],
+      ['event-loop delay meanwhile, p50 / p99 / max', ...column((f) => `${ms(f.loaded.loop.p50)} / ${ms(f.loaded.loop.p99)} / ${ms(f.loaded.loop.max)}`)],
+      ['SQLite statements meanwhile, p50 / p99 / max', ...column((f) => (f.loaded.loop.statements ? `${f.loaded.loop.statementP50.toFixed(2)} / ${ms(f.loaded.loop.statementP99)} / ${ms(f.loaded.loop.statementMax)}` : '–'))],
+      ['deep pages read meanwhile (per s)', ...column((f) => f.loaded.pagesPerSecond.toFixed(0))],
+      ['CPU pressure on the machine at the end (waiting for a CPU, last minute)', ...column((f) => f.cpuPressure)],
+    ];
+    for (const { database, figures } of results) {
+      for (const [took, statement] of figures.loaded.loop.slowest ?? []) console.log(`${database}: ${ms(took)} ms  ${statement}`);
+    }
+    print(`Scale: ${MEMBERS.toLocaleString('en')} members, ${INQUIRIES.toLocaleString('en')} inquiries of one member (history pages of 20); ms, medians`, table(['measure', ...results.map((r) => r.database)], rows));
   }
 } finally {
   await stack?.stop();

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { InquiryStatus } from '../../src/server/db/types';
+import { ANCHOR_STRIDE } from '../../src/server/db/page-anchors';
 import { CLIENT_KEY, DATABASES, Harness, expectError, japaneseText, setUpOrFail, validContact, type Member } from '../support/api-harness';
 import { rulesOf } from '../support/schema-messages';
 
@@ -218,6 +219,109 @@ describe.each(DATABASES)('GET /v1/user/contact/list ($name)', ({ kind }) => {
     // Another size.
     expect(tickets(await list(m.token, { page: 3, size: 10 }))).toEqual(newestFirst.slice(20));
     expect(tickets(await list(m.token, { size: 50 }))).toEqual(newestFirst);
+  });
+
+  describe('deep pages (read from remembered keys, docs/decisions/026)', () => {
+    /** Inquiries of `memberId` straight into the table: three to each second (ties on the time),
+     *  every third answered and every fifth closed, the newest at `newest`. */
+    async function bulk(memberId: string, count: number, newest = Date.parse('2025-04-01T00:00:00.000Z')) {
+      const rows = Array.from({ length: count }, (_, i) => ({
+        id: randomUUID(),
+        ticket_no: `Q250401-${randomUUID().slice(0, 8)}`,
+        user_id: memberId,
+        last_name_kanji: '山田',
+        first_name_kanji: '花子',
+        email: 'bulk@example.com',
+        inquiry_user_type: '1',
+        inquiry_type: '1',
+        job: '1',
+        content: `${i}件目`,
+        status: (i % 5 === 0 ? 'closed' : i % 3 === 0 ? 'answered' : 'open') as InquiryStatus,
+        answer: null,
+        created_at: new Date(newest - Math.floor(i / 3) * 1000).toISOString(),
+        updated_at: new Date(newest).toISOString(),
+      }));
+      for (let i = 0; i < rows.length; i += 500) await h.db.insertInto('inquiries').values(rows.slice(i, i + 500)).execute();
+      return rows;
+    }
+
+    /** The page as OFFSET reads it from the table as it stands: what the history always answered. */
+    async function byOffset(memberId: string, status: string, page: number, size: number) {
+      let query = h.db.selectFrom('inquiries').select('id').where('user_id', '=', memberId);
+      if (status !== 'all') query = query.where('status', '=', status as InquiryStatus);
+      const rows = await query.orderBy('created_at', 'desc').orderBy('id').limit(size).offset((page - 1) * size).execute();
+      return rows.map((row) => row.id);
+    }
+
+    const ids = (items: ListItem[]) => items.map((item) => item.id);
+    const rowsPast = Math.ceil((ANCHOR_STRIDE * 2.3) / 100) * 100;
+
+    it('every page of every tab, one after another, has the rows OFFSET gives, in its order, ties on the time by id; past the end []', async () => {
+      const m = await member();
+      await bulk(m.id, rowsPast);
+      for (const status of ['all', 'open', 'answered', 'closed']) {
+        const seen: string[] = [];
+        for (let page = 1; ; page++) {
+          const items = await list(m.token, { status, page, size: 100 });
+          expect(ids(items), `${status} page ${page}`).toEqual(await byOffset(m.id, status, page, 100));
+          if (items.length === 0) break;
+          seen.push(...ids(items));
+        }
+        expect(new Set(seen).size).toBe(seen.length);
+        expect(seen.length).toBe((await byOffset(m.id, status, 1, 10_000)).length);
+      }
+      // The item's shape is the same at depth.
+      const deep = await list(m.token, { status: 'all', page: rowsPast / 20 - 1, size: 20 });
+      const row = await h.db.selectFrom('inquiries').selectAll().where('id', '=', deep[0]!.id).executeTakeFirstOrThrow();
+      expect(deep[0]).toEqual({ id: row.id, created_at: row.created_at, category: '1', ticket_no: row.ticket_no, subject: row.content, status: row.status });
+    });
+
+    it('a deep page asked for first, and in any order, with another size: the rows OFFSET gives', async () => {
+      const m = await member();
+      await bulk(m.id, rowsPast);
+      for (const [status, page, size] of [['all', 110, 20], ['open', 70, 20], ['all', 12, 100], ['all', 31, 70], ['answered', 2, 100], ['all', 1, 20], ['all', 115, 20], ['all', 116, 20]] as const) {
+        expect(ids(await list(m.token, { status, page, size })), `${status} ${page} × ${size}`).toEqual(await byOffset(m.id, status, page, size));
+      }
+    });
+
+    it('changes between page reads: a new inquiry, one answered, one removed, one filed in the past — the next deep page is the list as it stands', async () => {
+      const m = await member();
+      await bulk(m.id, rowsPast);
+      const deepPage = Math.ceil(ANCHOR_STRIDE / 20) + 5;
+      const check = async (label: string, status = 'all', page = deepPage) =>
+        expect(ids(await list(m.token, { status, page, size: 20 })), label).toEqual(await byOffset(m.id, status, page, 20));
+      await check('before');
+      await check('before (open)', 'open');
+
+      // A new inquiry on top: every row moves one down, so page n starts with page n-1's last.
+      const before = await list(m.token, { status: 'all', page: deepPage - 1, size: 20 });
+      await send(m.token, m.email);
+      const after = await list(m.token, { status: 'all', page: deepPage, size: 20 });
+      expect(after[0]!.id).toBe(before.at(-1)!.id);
+      await check('after a new inquiry');
+
+      // The operator answers an open one far down: the open tab closes up behind it.
+      const answered = (await byOffset(m.id, 'open', 3, 20))[0]!;
+      await h.db.updateTable('inquiries').set({ status: 'answered', updated_at: new Date().toISOString() }).where('id', '=', answered).execute();
+      await check('after an answer (open)', 'open');
+      await check('after an answer (all)');
+
+      // A row removed, and one filed with an old time (a late import), both above the page.
+      await h.db.deleteFrom('inquiries').where('id', '=', (await byOffset(m.id, 'all', 2, 20))[5]!).execute();
+      await check('after a removal');
+      await bulk(m.id, 1, Date.parse('2025-03-31T23:00:00.000Z'));
+      await check('after an old one filed');
+      await check('after an old one filed (open)', 'open');
+    });
+
+    it('each member\'s pages are their own: two members paging deep at once never see each other\'s rows', async () => {
+      const [a, b] = [await member(), await member()];
+      await bulk(a.id, rowsPast);
+      await bulk(b.id, rowsPast);
+      const pages = [60, 61, 90, 110];
+      const results = await Promise.all(pages.flatMap((page) => [a, b].map(async (m) => ({ m, page, got: ids(await list(m.token, { status: 'all', page, size: 20 })) }))));
+      for (const { m, page, got } of results) expect(got, `page ${page}`).toEqual(await byOffset(m.id, 'all', page, 20));
+    });
   });
 
   it('no token → 401 UNAUTHENTICATED; the client key is not a session', async () => {

@@ -46,6 +46,18 @@ describe.each(DATABASES)('test databases ($name)', ({ kind }) => {
     });
   });
 
+  if (kind === 'sqlite') {
+    it('SQLite writes ahead (WAL) and commits without waiting for the disk (synchronous NORMAL: no fsync on the event loop, ADR 026)', async () => {
+      await withDbs(kind, async (open) => {
+        const t = await open();
+        const { rows } = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(t.db);
+        expect(rows[0]?.journal_mode).toBe('wal');
+        const sync = await sql<{ synchronous: number }>`pragma synchronous`.execute(t.db);
+        expect(sync.rows[0]?.synchronous).toBe(1);
+      });
+    });
+  }
+
   if (kind === 'postgres') {
     it('migrate() creates its tables, its own bookkeeping included, in the given schema', async () => {
       await withDbs(kind, async (open) => {

@@ -12,6 +12,7 @@ import {
   applicationRow,
   clearOperatorTables,
   countNotices,
+  everyPage,
   operatorText,
   myPage,
   nextRegisterNumber,
@@ -115,6 +116,31 @@ describe.each(DATABASES)('operator: applications ($name)', ({ kind }) => {
       expect(res.stdout).not.toContain(pending.registerNumber);
       const none = await run('applications', 'list', '--status=approved');
       expect(none).toMatchObject({ code: 0, stdout: text.applications.none });
+    });
+
+    it('more than a page: the newest 100, then the command the last line gives shows the rest, ties on the date by number; an unknown --after → exit 1', async () => {
+      const member = await h.createMember();
+      const numbers: { registerNumber: string; appliedAt: string; status: 'pending' | 'approved' }[] = [];
+      for (let i = 0; i < 130; i++) {
+        const row = { registerNumber: `R20250401-${String((i * 7919) % 1000000).padStart(6, '0')}`, appliedAt: new Date(Date.UTC(2025, 3, 1) + Math.floor(i / 2) * 1000).toISOString(), status: i % 2 ? ('approved' as const) : ('pending' as const) };
+        await addApplication(h.db, member.id, row);
+        numbers.push(row);
+      }
+      const newestFirst = (list: typeof numbers) =>
+        [...list].sort((a, b) => b.appliedAt.localeCompare(a.appliedAt) || b.registerNumber.localeCompare(a.registerNumber)).map((r) => r.registerNumber);
+      const shown = (pages: string[][]) => pages.flat().map((line) => line.split(/\s+/)[0]);
+
+      const all = await everyPage(h, 'applications', 'list');
+      expect(all.pages.map((page) => page.length)).toEqual([100, 30]);
+      expect(shown(all.pages)).toEqual(newestFirst(numbers));
+      const pending = await everyPage(h, 'applications', 'list', '--status', 'pending');
+      expect(pending.pages.map((page) => page.length)).toEqual([65]);
+      expect(shown(pending.pages)).toEqual(newestFirst(numbers.filter((n) => n.status === 'pending')));
+      expect(shown((await everyPage(h, 'applications', 'list', '--after', numbers[3]!.registerNumber)).pages)).toEqual(newestFirst(numbers).slice(-3));
+
+      const unknown = await run('applications', 'list', '--after', 'R00000000-000000');
+      expect(unknown.code).toBe(1);
+      expect(unknown.stderr).toContain('R00000000-000000');
     });
 
     it('an unknown --status, an unknown option or a stray argument → exit 1 with the syntax', async () => {

@@ -5,7 +5,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/server/db/connect';
 import { DATABASES, Harness, setUpOrFail } from '../support/api-harness';
 import { say } from '../../src/server/operator/text';
-import { FailingInserts, clearOperatorTables, countNotices, operatorText, myPage, noticesOf, operator } from './operator-support';
+import { FailingInserts, clearOperatorTables, countNotices, everyPage, operatorText, myPage, noticesOf, operator } from './operator-support';
 
 const text = operatorText;
 
@@ -144,6 +144,35 @@ describe.each(DATABASES)('operator: notices ($name)', ({ kind }) => {
       expect(res.stdout).not.toContain('他の会員宛て');
       expect(res.stdout.indexOf('全会員宛て')).toBeLessThan(res.stdout.indexOf('本人宛て'));
       expect((await myPage(h, member)).notices.map((n) => n.message)).toEqual(['全会員宛て', '本人宛て']);
+    });
+
+    it('more than a page, with and without --to: the newest 100, then the command the last line gives shows the rest; my page shows the newest 50', async () => {
+      const member = await h.createMember();
+      const other = await h.createMember();
+      const at = (i: number) => new Date(Date.UTC(2025, 3, 1) + Math.floor(i / 2) * 1000).toISOString();
+      const posted: { message: string; to: string | null; createdAt: string }[] = [];
+      for (let i = 0; i < 160; i++) {
+        const to = [member.id, null, other.id][i % 3]!;
+        posted.push({ message: `お知らせ${i}`, to, createdAt: at(i) });
+        await addNotice(h.db, to, `お知らせ${i}`, at(i));
+      }
+      const ids = new Map((await h.db.selectFrom('notifications').select(['id', 'message']).execute()).map((r) => [r.message, r.id]));
+      const newestFirst = (list: typeof posted) =>
+        [...list].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || ids.get(b.message)!.localeCompare(ids.get(a.message)!)).map((n) => n.message);
+      const messages = (pages: string[][]) => pages.flat().map((line) => /お知らせ\d+/.exec(line)![0]);
+
+      const all = await everyPage(h, 'notices', 'list');
+      expect(all.pages.map((page) => page.length)).toEqual([100, 60]);
+      expect(messages(all.pages)).toEqual(newestFirst(posted));
+      const mine = posted.filter((n) => n.to !== other.id);
+      const to = await everyPage(h, 'notices', 'list', '--to', member.email);
+      expect(to.pages.map((page) => page.length)).toEqual([100, 7]);
+      expect(messages(to.pages)).toEqual(newestFirst(mine));
+      expect((await myPage(h, member)).notices.map((n) => n.message)).toEqual(newestFirst(mine).slice(0, 50));
+
+      const unknown = await run('notices', 'list', '--after', 'no-such-notice');
+      expect(unknown.code).toBe(1);
+      expect(unknown.stderr).toContain('no-such-notice');
     });
 
     it('--to an unknown address or without an address → exit 1', async () => {

@@ -1,6 +1,7 @@
 // Runs operator commands in-process against a test database and a recording mailer, and adds
 // the rows the commands work on (applications, notices, inquiries) with known dates.
 import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
 import { InsertQueryNode, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type UnknownRow } from 'kysely';
 import type { Db } from '../../src/server/db/connect';
 import type { ApplicationStatus, InquiryStatus } from '../../src/server/db/types';
@@ -171,4 +172,19 @@ export async function clearOperatorTables(db: Db) {
   await db.deleteFrom('notifications').execute();
   await db.deleteFrom('applications').execute();
   await db.deleteFrom('inquiries').execute();
+}
+
+/** Runs a list command and every "next page" command its last line prints, until a page says
+ *  no more follow: the lines of each page (without header, rule and last line) and the commands run. */
+export async function everyPage(h: { db: Db; mailer: Mailer }, ...argv: string[]): Promise<{ pages: string[][]; commands: string[][] }> {
+  const pages: string[][] = [];
+  const commands: string[][] = [argv];
+  for (let next: string[] | undefined = argv; next; ) {
+    const res = await operator(h, ...next);
+    expect(res.code, res.stderr).toBe(0);
+    pages.push(res.out.slice(2, -1));
+    next = /npm run operator -- (.+)$/.exec(res.out.at(-1) ?? '')?.[1]?.split(' ');
+    if (next) commands.push(next);
+  }
+  return { pages, commands };
 }

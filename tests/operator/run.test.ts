@@ -24,13 +24,13 @@ describe('operator: the command line', () => {
       expect(res.code, argv.join(' ')).toBe(0);
       expect(res.stderr).toBe('');
       for (const syntax of [
-        'applications list [--status pending|approved|declined]',
+        'applications list [--status pending|approved|declined] [--after <registerNumber>]',
         'applications approve <registerNumber>',
         'applications decline <registerNumber> [--reason "…"]',
         'notices post --to <email> --message "…"',
         'notices post --all --message "…"',
-        'notices list [--to <email>]',
-        'inquiries list [--status open|answered|closed|all]',
+        'notices list [--to <email>] [--after <id>]',
+        'inquiries list [--status open|answered|closed|all] [--after <ticketNo>]',
         'inquiries show <ticketNo>',
         'inquiries answer <ticketNo> --message "…"',
         'inquiries close <ticketNo>',

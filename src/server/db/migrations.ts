@@ -2,6 +2,7 @@
 // Types are chosen to mean the same in SQLite and PostgreSQL: text, integer.
 import { type Kysely, type Migration, type MigrationProvider, sql } from 'kysely';
 import { canonicalEmailsMigration } from './canonical-emails-migration';
+import { listIndexesMigration } from './list-indexes-migration';
 
 // The profile's columns as migration 001 created them (history: never edited). Fields of the
 // member record added since live in users.attributes (010), so a new field needs no migration.
@@ -262,6 +263,7 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '013-list-indexes': listIndexesMigration,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -166,6 +166,12 @@ export interface InstanceSecretsTable {
   created_at: string;
 }
 
+/** Raised by the database on every change to a member's inquiries (migration 013's triggers). */
+export interface InquiryListVersionsTable {
+  user_id: string;
+  version: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -183,6 +189,7 @@ export interface Database {
   mail_outbox: MailOutboxTable;
   acknowledgement_counts: AcknowledgementCountsTable;
   instance_secrets: InstanceSecretsTable;
+  inquiry_list_versions: InquiryListVersionsTable;
 }
 
 export type User = Selectable<UsersTable>;

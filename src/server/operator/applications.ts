@@ -11,13 +11,14 @@ import { OperatorError, describeError } from './errors';
 import { operatorMail } from './mail';
 import { nothingSavedOnFailure } from './nothing-saved';
 import { japanTime, table, type Output } from './output';
+import { LIST_PAGE_SIZE, pageOf, printFooter } from './pages';
 import { parseOrFail, say, text, usageError } from './text';
 
 const STATUSES: readonly ApplicationStatus[] = ['pending', 'approved', 'declined'];
 const isStatus = (value: string): value is ApplicationStatus => (STATUSES as readonly string[]).includes(value);
 
 const USAGE = {
-  list: 'applications list [--status pending|approved|declined]',
+  list: 'applications list [--status pending|approved|declined] [--after <registerNumber>]',
   approve: 'applications approve <registerNumber>',
   decline: 'applications decline <registerNumber> [--reason "…"]',
 };
@@ -44,18 +45,39 @@ function selectApplications(db: Db) {
 
 const fullName = (row: { last_name_kanji: string; first_name_kanji: string }) => `${row.last_name_kanji} ${row.first_name_kanji}`;
 
+/** A row's place in the operator's list: newest first, then by register number (descending). */
+export interface ApplicationListKey {
+  applied_at: string;
+  register_number: string;
+}
+
+/** One page of the operator's list: `limit` applications (of `status`, or all) after `after`,
+ *  one range of the index applications_list / applications_status_list (migration 013). */
+export function applicationListQuery(db: Db, status: ApplicationStatus | undefined, after: ApplicationListKey | undefined, limit: number) {
+  const query = status ? selectApplications(db).where('applications.status', '=', status) : selectApplications(db);
+  const ranged = after
+    ? query
+        .where('applications.applied_at', '<=', after.applied_at)
+        .where((eb) => eb.or([eb('applications.applied_at', '<', after.applied_at), eb('applications.register_number', '<', after.register_number)]))
+    : query;
+  return ranged.orderBy('applications.applied_at', 'desc').orderBy('applications.register_number', 'desc').limit(limit);
+}
+
 export const listApplications: CommandRun = async (db, _mailer, args, output) => {
   const { values, positionals } = parseOrFail(
-    () => parseArgs({ args, options: { status: { type: 'string' } }, allowPositionals: true, strict: true }),
+    () => parseArgs({ args, options: { status: { type: 'string' }, after: { type: 'string' } }, allowPositionals: true, strict: true }),
     USAGE.list,
   );
   if (positionals.length > 0) throw usageError(say(text.errors.unexpectedArguments, { args: positionals.join(' ') }), USAGE.list);
   const { status } = values;
   if (status !== undefined && !isStatus(status)) throw usageError(say(text.errors.badStatus, { status }), USAGE.list);
+  const afterNumber = values.after?.trim().toUpperCase();
+  const after = afterNumber
+    ? await db.selectFrom('applications').select(['applied_at', 'register_number']).where('register_number', '=', afterNumber).executeTakeFirst()
+    : undefined;
+  if (afterNumber && !after) throw usageError(say(text.errors.unknownAfter, { value: afterNumber }), USAGE.list);
 
-  let query = selectApplications(db).orderBy('applications.applied_at', 'desc').orderBy('applications.register_number', 'desc');
-  if (status) query = query.where('applications.status', '=', status);
-  const rows = await query.execute();
+  const { shown: rows, more } = pageOf(await applicationListQuery(db, status, after, LIST_PAGE_SIZE + 1).execute());
   if (rows.length === 0) {
     output.out(text.applications.none);
     return;
@@ -74,7 +96,8 @@ export const listApplications: CommandRun = async (db, _mailer, args, output) =>
     ]),
   );
   for (const line of lines) output.out(line);
-  output.out(say(text.applications.count, { count: rows.length }));
+  const next = () => ['applications', 'list', ...(status ? ['--status', status] : []), '--after', rows.at(-1)!.register_number];
+  printFooter(output, text.applications.count, rows.length, more, next);
 };
 
 function registerNumberArg(args: string[], usage: string, options: ParseArgsConfig['options'] = {}) {

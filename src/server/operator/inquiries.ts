@@ -13,6 +13,7 @@ import { OperatorError, describeError } from './errors';
 import { operatorMail } from './mail';
 import { nothingSavedOnFailure } from './nothing-saved';
 import { align, japanTime, table } from './output';
+import { LIST_PAGE_SIZE, pageOf, printFooter } from './pages';
 import { parseOrFail, say, text, usageError } from './text';
 
 const STATUSES: readonly InquiryStatus[] = ['open', 'answered', 'closed'];
@@ -22,7 +23,7 @@ const isStatus = (value: string): value is InquiryStatus => (STATUSES as readonl
 const EXCERPT_LENGTH = 30;
 
 const USAGE = {
-  list: 'inquiries list [--status open|answered|closed|all]',
+  list: 'inquiries list [--status open|answered|closed|all] [--after <ticketNo>]',
   show: 'inquiries show <ticketNo>',
   answer: 'inquiries answer <ticketNo> --message "…"',
   close: 'inquiries close <ticketNo>',
@@ -107,19 +108,40 @@ async function findInquiry(db: Db, ticketNo: string, unchanged: boolean): Promis
   return row;
 }
 
+/** A row's place in the operator's list: newest first, then by ticket number (descending). */
+export interface InquiryListKey {
+  created_at: string;
+  ticket_no: string;
+}
+
+/** One page of the operator's list: `limit` inquiries of `status` (or all) after `after`, one
+ *  range of the index inquiries_list / inquiries_status_list (migration 013). */
+export function inquiryListQuery(db: Db, status: InquiryStatus | 'all', after: InquiryListKey | undefined, limit: number) {
+  const query = status === 'all' ? selectInquiries(db) : selectInquiries(db).where('inquiries.status', '=', status);
+  const ranged = after
+    ? query
+        .where('inquiries.created_at', '<=', after.created_at)
+        .where((eb) => eb.or([eb('inquiries.created_at', '<', after.created_at), eb('inquiries.ticket_no', '<', after.ticket_no)]))
+    : query;
+  return ranged.orderBy('inquiries.created_at', 'desc').orderBy('inquiries.ticket_no', 'desc').limit(limit);
+}
+
 export const listInquiries: CommandRun = async (db, _mailer, args, output) => {
   const { values, positionals } = parseOrFail(
-    () => parseArgs({ args, options: { status: { type: 'string' } }, allowPositionals: true, strict: true }),
+    () => parseArgs({ args, options: { status: { type: 'string' }, after: { type: 'string' } }, allowPositionals: true, strict: true }),
     USAGE.list,
   );
   if (positionals.length > 0) throw usageError(say(text.errors.unexpectedArguments, { args: positionals.join(' ') }), USAGE.list);
   // As the member's inquiry history: open unless told otherwise, `all` for every status.
   const status = values.status ?? 'open';
   if (status !== 'all' && !isStatus(status)) throw usageError(say(text.errors.badInquiryStatus, { status }), USAGE.list);
+  const afterTicket = values.after?.trim().toUpperCase();
+  const after = afterTicket
+    ? await db.selectFrom('inquiries').select(['created_at', 'ticket_no']).where('ticket_no', '=', afterTicket).executeTakeFirst()
+    : undefined;
+  if (afterTicket && !after) throw usageError(say(text.errors.unknownAfter, { value: afterTicket }), USAGE.list);
 
-  let query = selectInquiries(db).orderBy('inquiries.created_at', 'desc').orderBy('inquiries.ticket_no', 'desc');
-  if (status !== 'all') query = query.where('inquiries.status', '=', status);
-  const rows = await query.execute();
+  const { shown: rows, more } = pageOf(await inquiryListQuery(db, status, after, LIST_PAGE_SIZE + 1).execute());
   if (rows.length === 0) {
     output.out(t.none);
     return;
@@ -140,7 +162,7 @@ export const listInquiries: CommandRun = async (db, _mailer, args, output) => {
     ]),
   );
   for (const line of lines) output.out(line);
-  output.out(say(t.count, { count: rows.length }));
+  printFooter(output, t.count, rows.length, more, () => ['inquiries', 'list', '--status', status, '--after', rows.at(-1)!.ticket_no]);
 };
 
 /** A block of free text (content, answer), each of its lines indented under its heading. */

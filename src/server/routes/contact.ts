@@ -7,7 +7,7 @@ import type { AppContext } from '../context';
 import { requireMember } from '../auth';
 import { isUniqueViolation } from '../db/errors';
 import { ApiError } from '../errors';
-import type { InquiryStatus } from '../db/types';
+import { inquiryList, type ListStatus } from '../inquiry-list';
 import { masterOptions } from '../masters';
 import { iso, japanDay, now } from '../services/clock';
 import { canonicalEmail } from '../../shared/canonical-email';
@@ -110,24 +110,16 @@ export function contactRoutes(app: FastifyInstance, ctx: AppContext) {
   });
 
   const pageSize = routeSetting(ctx.schemas, 'contact_history', 'pageSize');
+  // Read from keys, not skipped with OFFSET: a deep page costs what the first does (ADR 026).
+  const history = inquiryList(ctx.db);
   const listQuery = { querystring: apiParams(ctx.schemas, 'api.contact-list-query.json'), response: { 200: apiResponse(ctx.schemas, 'api.contact-list-response.json') } };
   app.get('/v1/user/contact/list', { schema: listQuery, config: { auth: 'member' } }, async (request) => {
     // Bounded and typed by the query schema (schemas/api/contact-list-query.json).
-    const query = request.query as { page?: number; size?: number; status?: InquiryStatus | 'all' };
+    const query = request.query as { page?: number; size?: number; status?: ListStatus };
     const page = query.page ?? 1;
     const size = query.size ?? pageSize;
     const status = query.status ?? 'open';
-    let list = ctx.db
-      .selectFrom('inquiries')
-      .select(['id', 'created_at', 'inquiry_type', 'ticket_no', 'content', 'status'])
-      .where('user_id', '=', requireMember(request));
-    if (status !== 'all') list = list.where('status', '=', status as InquiryStatus);
-    const rows = await list
-      .orderBy('created_at', 'desc')
-      .orderBy('id')
-      .limit(size)
-      .offset((page - 1) * size)
-      .execute();
+    const rows = await history.page({ memberId: requireMember(request), status }, page, size);
     return rows.map((row) => ({
       id: row.id,
       created_at: row.created_at,

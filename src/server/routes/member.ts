@@ -2,6 +2,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { requireMember } from '../auth';
+import { noticesFor } from '../notices';
+
+/** The newest notices my page shows. */
+const NOTICES_SHOWN = 50;
 
 export function memberRoutes(app: FastifyInstance, ctx: AppContext) {
   app.get('/v1/user/application', { config: { auth: 'member' } }, async (request) => {
@@ -16,13 +20,7 @@ export function memberRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.get('/v1/user/notification', { config: { auth: 'member' } }, async (request) => {
     const memberId = requireMember(request);
-    const rows = await ctx.db
-      .selectFrom('notifications')
-      .select(['id', 'created_at', 'message'])
-      .where((eb) => eb.or([eb('user_id', '=', memberId), eb('user_id', 'is', null)]))
-      .orderBy('created_at', 'desc')
-      .limit(50)
-      .execute();
+    const rows = await noticesFor(ctx.db, [memberId], { limit: NOTICES_SHOWN }).execute();
     return rows.map((row) => ({ id: row.id, date: row.created_at, message: row.message }));
   });
 }
