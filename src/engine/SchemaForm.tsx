@@ -18,7 +18,7 @@ import { normalise } from '../shared/normalise';
 import type { JsonObject } from '../shared/validation/schema-bundle';
 import { fieldNameOf, summaryItems, type SummaryItem } from './error-summary-items';
 import { announce } from './LiveRegion';
-import type { FieldValidator } from './field-verdict';
+import { fieldMessages, type FieldValidator } from './field-verdict';
 
 export interface FormModule {
   name: string;
@@ -204,6 +204,7 @@ function SchemaFormInner<T extends object>(props: SchemaFormProps<T>, ref: Forwa
     masters: masters ?? {},
     patch: (values) => onChange({ ...latest.current, ...values } as Partial<T>),
     valueOf: (name) => (latest.current as Record<string, unknown>)[name],
+    fieldMessages: (name, value) => fieldMessages(form, name, { ...(latest.current as Record<string, unknown>), [name]: value }),
     postalLookup: postalLookup ?? lookupAddresses,
   };
   // Leaving a field in error says so once through the page's live region (its label and what it
