@@ -117,6 +117,42 @@ describe('a keystroke is judged by its field; the form catches up when the membe
     expect(errorsOf('email')).toEqual([rules.message('email', 'pattern')]);
   });
 
+  it('the password checklist follows every key before the form has the password', () => {
+    const onData = vi.fn();
+    render(<FormHarness form={profileForm as FormModule} onData={onData} />);
+    onData.mockClear();
+    const password = document.getElementById('root_password') as HTMLInputElement;
+    const ticked = () => document.querySelectorAll('.checklist__item--ok').length;
+    expect(ticked()).toBe(0);
+    type(password, 'a');
+    expect(ticked()).toBe(2); // a lower-case letter; no 8 of the same in a row
+    type(password, 'aA1!bcde');
+    expect(ticked()).toBe(6);
+    type(password, '');
+    expect(ticked()).toBe(0);
+    type(password, 'aA');
+    expect(ticked()).toBe(3);
+    expect(onData).not.toHaveBeenCalled();
+    pause();
+    expect(onData.mock.lastCall?.[0]).toMatchObject({ password: 'aA' });
+    expect(ticked()).toBe(3);
+  });
+
+  it('a server message goes with the first key in its field (typing is not leaving: no message of its own yet)', () => {
+    const onData = vi.fn();
+    render(<FormHarness form={login} serverErrors={{ email: ['taken'] }} onData={onData} />);
+    const email = screen.getByRole('textbox', { name: /メールアドレス/ }) as HTMLInputElement;
+    expect(errorsOf('email')).toEqual(['taken']);
+    act(() => email.focus());
+    type(email, 'taro');
+    expect(errorsOf('email')).toEqual([]);
+    expect(email.getAttribute('aria-invalid')).toBeNull();
+    pause();
+    expect(errorsOf('email')).toEqual([]);
+    fireEvent.blur(email);
+    expect(errorsOf('email')).toEqual([rules.message('email', 'pattern')]);
+  });
+
   it('a key typed while the one before is being committed stays on screen', () => {
     const { email, committed } = setup();
     type(email, 'ab');
