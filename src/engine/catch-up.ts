@@ -55,12 +55,15 @@ export function commitLater(owner: object, commit: () => void) {
   timer = setTimeout(commitWaiting, CATCH_UP_MS);
 }
 
-/** Runs what `owner` has waiting, now, in the caller's own update (e.g. before its blur). */
+/** Runs what `owner` has waiting, now, and lets React render it before returning (e.g. at the
+ *  start of its blur). Rendered on its own, not batched with what the blur then does: a blur that
+ *  re-renders the form (the field now left) would hand rjsf the screen's data from before the key
+ *  in the same update as the key, and rjsf can take that for data the screen replaced it with. */
 export function commitNow(owner: object) {
   const commit = waiting.get(owner);
   if (!commit) return;
   waiting.delete(owner);
-  commit();
+  flushSync(commit);
 }
 
 /** Drops what `owner` has waiting (a newer value is being committed in its place). */

