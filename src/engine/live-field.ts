@@ -7,9 +7,9 @@ import { createContext, useContext } from 'react';
 import { engineContext } from './form-context';
 
 export interface LiveVerdict {
-  /** The field's value as it will be kept (normalised as typed; empty is the widget's emptyValue). */
-  value: unknown;
-  /** The schema's messages for it, as the form will give them for the same value. */
+  /** Nothing is typed (the field holds the widget's emptyValue). */
+  empty: boolean;
+  /** The schema's messages for what is typed, as the form will give them for the same value. */
   messages: readonly string[];
 }
 
@@ -22,9 +22,9 @@ export const SetLiveVerdictContext = createContext<SetLiveVerdict>(() => undefin
 export const useLiveVerdict = () => useContext(LiveVerdictContext);
 export const useSetLiveVerdict = () => useContext(SetLiveVerdictContext);
 
-/** Two verdicts that show the same. */
+/** Two verdicts that show the same (a key that changes neither re-renders nothing but its input). */
 export const sameVerdict = (a: LiveVerdict | null, b: LiveVerdict | null) =>
-  a === b || (!!a && !!b && a.value === b.value && a.messages.length === b.messages.length && a.messages.every((message, i) => message === b.messages[i]));
+  a === b || (!!a && !!b && a.empty === b.empty && a.messages.length === b.messages.length && a.messages.every((message, i) => message === b.messages[i]));
 
 /** What a widget needs to judge its field: its id and name, and the form's context. */
 interface Judged {

@@ -64,7 +64,7 @@ export function useImeSafeText(
       const text = applyNormalisers(raw, normalise);
       show(text);
       const messages = judge?.(kept(text));
-      if (messages) say({ value: kept(text), messages });
+      if (messages) say({ empty: text === '', messages });
       commitLater(owner, () => commit(text));
     },
     onCompositionStart: (event: CompositionEvent<TextElement>) => {

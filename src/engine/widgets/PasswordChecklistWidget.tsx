@@ -27,12 +27,11 @@ export default function PasswordChecklistWidget(props: WidgetProps) {
   const { registry, name, value, id, rawErrors } = props;
   const live = useLiveVerdict();
   const ctx = engineContext(registry.formContext);
-  // What is typed and the field's messages for it: live while the form does not have it yet, else
-  // the form's value judged by the same validator (the form's own messages before its first check).
-  const shown = live ? live.value : value;
+  // The field's messages on what is typed: live while the form does not have it yet, else the
+  // form's value judged by the same validator (the form's own messages before its first check).
   const errors = live ? live.messages : (ctx?.fieldMessages(name, value) ?? rawErrors ?? []);
   // An empty password meets no rule, not even "no 8 of the same in a row".
-  const typed = typeof shown === 'string' && shown !== '';
+  const typed = live ? !live.empty : typeof value === 'string' && value !== '';
   return (
     <>
       <BaseInputTemplate {...props} type="password" options={{ ...props.options, describedBy: `${id}__checklist` }} />
