@@ -3,8 +3,10 @@
 // (keydown to the paint after its keydown/keypress/input handlers, as INP counts it). Event
 // Timing reports only interactions of 16 ms or more; a faster key is timed from its event to
 // just after the next frame has painted (a task queued from that frame's animation callback).
-// The floor is measured in the same run and browser: the same keys typed into plain <input>s
-// (no script) styled by the app's own stylesheet, i.e. what the browser itself needs per key.
+// Two floors are measured in the same run and browser, with the same keys: plain <input>s (no
+// script) styled by the app's own stylesheets on a page of their own (what the browser itself
+// needs per key), and plain inputs put beside the same two fields of STEP2 (what a key costs in
+// that page, its size and layout, before any of the app's script runs for it).
 import { chromium, type Page } from '@playwright/test';
 import { codeIn, typeCode, waitForMail } from '../e2e/support/fixtures';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './lighthouse';
@@ -91,6 +93,7 @@ async function typeInto(page: Page, field: string) {
 }
 
 const FIELDS = ['パスワード', '姓（ローマ字）'];
+const PLAIN = (field: string) => `${field} (plain)`;
 
 /** The floor: the same two fields as plain inputs with the app's stylesheets, no script. */
 async function reachPlainInputs(page: Page, stack: Stack) {
@@ -105,21 +108,39 @@ async function reachPlainInputs(page: Page, stack: Stack) {
   );
 }
 
+/** The page floor: STEP2 with a plain input (no handlers of the app's) beside each of the two fields. */
+async function reachPlainInStep2(page: Page, stack: Stack) {
+  await reachStep2(page, stack);
+  const ids = ['root_password', 'root_last_name_alphabet'];
+  await page.evaluate(
+    ({ ids, labels }) =>
+      ids.forEach((id, i) => {
+        const plain = document.createElement('input');
+        plain.className = 'input';
+        plain.type = i === 0 ? 'password' : 'text';
+        plain.setAttribute('aria-label', labels[i]);
+        document.getElementById(id)!.after(plain);
+      }),
+    { ids, labels: FIELDS.map(PLAIN) },
+  );
+}
+
 export async function measureKeystrokes(stack: Stack): Promise<KeystrokeRow[]> {
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS.filter((flag) => !flag.startsWith('--headless')) });
   try {
     const rows: KeystrokeRow[] = [];
     for (const rate of [1, 4]) {
-      for (const [name, reach] of [
-        ['registration STEP2', reachStep2],
-        ['plain <input> (floor)', reachPlainInputs],
+      for (const [name, reach, fields] of [
+        ['registration STEP2', reachStep2, FIELDS],
+        ['plain <input> in STEP2 (page floor)', reachPlainInStep2, FIELDS.map(PLAIN)],
+        ['plain <input> (floor)', reachPlainInputs, FIELDS],
       ] as const) {
         const page = await browser.newPage({ locale: 'ja-JP' });
         await reach(page, stack);
         const cdp = await page.context().newCDPSession(page);
         await cdp.send('Emulation.setCPUThrottlingRate', { rate });
         await listenToKeys(page);
-        for (const field of FIELDS) await typeInto(page, field);
+        for (const field of fields) await typeInto(page, field);
         const samples = await keyTimes(page);
         rows.push({ cpu: rate === 1 ? 'unthrottled' : `${rate}× slower`, page: name, keys: samples.length, p50Ms: percentile(samples, 50), p95Ms: percentile(samples, 95) });
         await page.close();
