@@ -3,6 +3,10 @@
 // (keydown to the paint after its keydown/keypress/input handlers, as INP counts it). Event
 // Timing reports only interactions of 16 ms or more; a faster key is timed from its event to
 // just after the next frame has painted (a task queued from that frame's animation callback).
+// Two floors are measured in the same run and browser, with the same keys: plain <input>s (no
+// script) styled by the app's own stylesheets on a page of their own (what the browser itself
+// needs per key), and plain inputs put beside the same two fields of STEP2 (what a key costs in
+// that page, its size and layout, before any of the app's script runs for it).
 import { chromium, type Page } from '@playwright/test';
 import { codeIn, typeCode, waitForMail } from '../e2e/support/fixtures';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './lighthouse';
@@ -10,6 +14,8 @@ import type { Stack } from './stack';
 
 export interface KeystrokeRow {
   cpu: string;
+  /** Registration STEP2, or the plain-input floor. */
+  page: string;
   keys: number;
   p50Ms: number;
   p95Ms: number;
@@ -86,21 +92,59 @@ async function typeInto(page: Page, field: string) {
   }
 }
 
+const FIELDS = ['パスワード', '姓（ローマ字）'];
+const PLAIN = (field: string) => `${field} (plain)`;
+
+/** The floor: the same two fields as plain inputs with the app's stylesheets, no script. */
+async function reachPlainInputs(page: Page, stack: Stack) {
+  await page.goto(`${stack.appUrl}/user/register`);
+  const styles = await page.locator('link[rel="stylesheet"]').evaluateAll((links) => links.map((link) => (link as HTMLLinkElement).href));
+  const field = (label: string, type: string, i: number) =>
+    `<div class="field"><label class="field__label" for="f${i}">${label}</label><input id="f${i}" class="input" type="${type}" autocomplete="off"></div>`;
+  await page.goto('about:blank');
+  await page.setContent(
+    `<!doctype html><html lang="ja"><head><meta name="viewport" content="width=device-width">${styles.map((href) => `<link rel="stylesheet" href="${href}">`).join('')}</head>` +
+      `<body><main class="card">${FIELDS.map((label, i) => field(label, i === 0 ? 'password' : 'text', i)).join('')}</main></body></html>`,
+  );
+}
+
+/** The page floor: STEP2 with a plain input (no handlers of the app's) beside each of the two fields. */
+async function reachPlainInStep2(page: Page, stack: Stack) {
+  await reachStep2(page, stack);
+  const ids = ['root_password', 'root_last_name_alphabet'];
+  await page.evaluate(
+    ({ ids, labels }) =>
+      ids.forEach((id, i) => {
+        const plain = document.createElement('input');
+        plain.className = 'input';
+        plain.type = i === 0 ? 'password' : 'text';
+        plain.setAttribute('aria-label', labels[i]);
+        document.getElementById(id)!.after(plain);
+      }),
+    { ids, labels: FIELDS.map(PLAIN) },
+  );
+}
+
 export async function measureKeystrokes(stack: Stack): Promise<KeystrokeRow[]> {
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS.filter((flag) => !flag.startsWith('--headless')) });
   try {
     const rows: KeystrokeRow[] = [];
     for (const rate of [1, 4]) {
-      const page = await browser.newPage({ locale: 'ja-JP' });
-      await reachStep2(page, stack);
-      const cdp = await page.context().newCDPSession(page);
-      await cdp.send('Emulation.setCPUThrottlingRate', { rate });
-      await listenToKeys(page);
-      await typeInto(page, 'パスワード');
-      await typeInto(page, '姓（ローマ字）');
-      const samples = await keyTimes(page);
-      rows.push({ cpu: rate === 1 ? 'unthrottled' : `${rate}× slower`, keys: samples.length, p50Ms: percentile(samples, 50), p95Ms: percentile(samples, 95) });
-      await page.close();
+      for (const [name, reach, fields] of [
+        ['registration STEP2', reachStep2, FIELDS],
+        ['plain <input> in STEP2 (page floor)', reachPlainInStep2, FIELDS.map(PLAIN)],
+        ['plain <input> (floor)', reachPlainInputs, FIELDS],
+      ] as const) {
+        const page = await browser.newPage({ locale: 'ja-JP' });
+        await reach(page, stack);
+        const cdp = await page.context().newCDPSession(page);
+        await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+        await listenToKeys(page);
+        for (const field of fields) await typeInto(page, field);
+        const samples = await keyTimes(page);
+        rows.push({ cpu: rate === 1 ? 'unthrottled' : `${rate}× slower`, page: name, keys: samples.length, p50Ms: percentile(samples, 50), p95Ms: percentile(samples, 95) });
+        await page.close();
+      }
     }
     return rows;
   } finally {

@@ -58,8 +58,11 @@ try {
     print(`Lighthouse, mobile (simulated slow 4G, 4× CPU), median of ${RUNS} runs; targets: performance ≥ 95, accessibility 100`, table(['page', 'performance', 'accessibility', 'FCP ms', 'LCP ms', 'TBT ms', 'CLS', 'accessibility findings'], rows));
   }
   if (stack && wanted('keys')) {
-    const rows = (await measureKeystrokes(stack)).map((row) => [row.cpu, row.keys, ms(row.p50Ms), ms(row.p95Ms)]);
-    print('Keystroke → next paint, registration STEP2 (password and roman-name fields); targets p95 ≤ 16 ms / ≤ 50 ms at 4×', table(['CPU', 'keys', 'p50 ms', 'p95 ms'], rows));
+    const rows = (await measureKeystrokes(stack)).map((row) => [row.cpu, row.page, row.keys, ms(row.p50Ms), ms(row.p95Ms)]);
+    print(
+      'Keystroke → next paint, registration STEP2 (password and roman-name fields) and, as floors, the same keys in plain inputs beside those fields and on a page of their own; targets (STEP2) p95 ≤ 16 ms / ≤ 20 ms at 4×',
+      table(['CPU', 'page', 'keys', 'p50 ms', 'p95 ms'], rows),
+    );
   }
   if (stack && wanted('api')) {
     const rows = (await measureApi(stack, workDir)).map((row) => [

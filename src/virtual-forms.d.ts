@@ -4,6 +4,8 @@ declare module 'virtual:form/*' {
   export const schema: RJSFSchema;
   export const uiSchema: UiSchema;
   export const validateFns: ValidatorFunctions;
+  /** One validator per typed field, by field name (tools/field-schemas.ts). */
+  export const fieldValidateFns: Record<string, import('./engine/field-verdict').FieldValidator>;
   export const name: string;
 }
 declare module '@rjsf/validator-ajv8/lib/createAjvInstance.js' {
@@ -22,5 +24,8 @@ declare module 'virtual:form-index' {
   import type { RJSFSchema, UiSchema } from '@rjsf/utils';
   import type { ValidatorFunctions } from '@rjsf/validator-ajv8';
   /** Every form under schemas/forms, by name, as a lazy import of `virtual:form/<name>`. */
-  export const forms: Record<string, () => Promise<{ schema: RJSFSchema; uiSchema: UiSchema; validateFns: ValidatorFunctions; name: string }>>;
+  export const forms: Record<
+    string,
+    () => Promise<{ schema: RJSFSchema; uiSchema: UiSchema; validateFns: ValidatorFunctions; fieldValidateFns: Record<string, import('./engine/field-verdict').FieldValidator>; name: string }>
+  >;
 }

@@ -1,5 +1,6 @@
 // A form screen's form: rjsf with the engine's theme, Japanese strings and the precompiled
-// validators of one schemas/forms entry (imported as `virtual:form/<name>`).
+// validators of one schemas/forms entry (imported as `virtual:form/<name>`): the form's, and each
+// typed field's own, which judges a key before the form has it (ADR 028).
 import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState, type ForwardedRef, type ReactElement, type ReactNode } from 'react';
 import Form from '@rjsf/core';
 import { getDefaultFormState, type ErrorSchema, type Experimental_DefaultFormStateBehavior, type RJSFSchema, type UiSchema } from '@rjsf/utils';
@@ -17,12 +18,15 @@ import { normalise } from '../shared/normalise';
 import type { JsonObject } from '../shared/validation/schema-bundle';
 import { fieldNameOf, summaryItems, type SummaryItem } from './error-summary-items';
 import { announce } from './LiveRegion';
+import { fieldMessages, type FieldValidator } from './field-verdict';
 
 export interface FormModule {
   name: string;
   schema: RJSFSchema;
   uiSchema: UiSchema;
   validateFns: ValidatorFunctions;
+  /** One validator per typed field, by field name (tools/field-schemas.ts). */
+  fieldValidateFns?: Record<string, FieldValidator>;
 }
 
 type Validator = ReturnType<typeof createPrecompiledValidator>;
@@ -200,6 +204,7 @@ function SchemaFormInner<T extends object>(props: SchemaFormProps<T>, ref: Forwa
     masters: masters ?? {},
     patch: (values) => onChange({ ...latest.current, ...values } as Partial<T>),
     valueOf: (name) => (latest.current as Record<string, unknown>)[name],
+    fieldMessages: (name, value) => fieldMessages(form, name, { ...(latest.current as Record<string, unknown>), [name]: value }),
     postalLookup: postalLookup ?? lookupAddresses,
   };
   // Leaving a field in error says so once through the page's live region (its label and what it

@@ -2,7 +2,7 @@
 // what is under both. Whatever moves the layout in between loses the click (the button jumps,
 // the release lands beside it). A press changes the form at its very start: the field it leaves
 // blurs (its error appears, a normaliser rewrites its value so its error goes), a keystroke still
-// waiting for its paint is committed (after-paint.ts) and re-validates. So what the member sees
+// waiting for the form is committed (catch-up.ts) and re-validates. So what the member sees
 // of errors (a field's messages, the summary) is held as it was when the press began, and is
 // brought up to date once the press is released and its click delivered (one press, one submit).
 // Keyboard use has no press: it updates at once.

@@ -21,6 +21,9 @@ export interface EngineContext {
   patch: (values: Record<string, unknown>) => void;
   /** Reads a top-level field's current value. */
   valueOf: (name: string) => unknown;
+  /** The messages of top-level field `name` were it `value` (the rest of the data as the form has
+   *  it), from the field's own validator; undefined when it has none (field-verdict.ts). */
+  fieldMessages: (name: string, value: unknown) => readonly string[] | undefined;
   postalLookup: PostalLookup;
 }
 
@@ -33,10 +36,12 @@ export function engineContext(context: unknown): EngineContext | undefined {
  *  its own beside `root_purpose`, not part of it. */
 const isPartOf = (left: string, id: string) => left === id || (left.startsWith(`${id}_`) && /^\d+(_|$)/.test(left.slice(id.length + 1)));
 
-export function errorsVisible(context: unknown, id: string): boolean {
+/** `edited`: the field holds typed text the form does not have yet (live-field.ts); a server
+ *  message about the field no longer applies to it, so it no longer makes its errors show. */
+export function errorsVisible(context: unknown, id: string, edited = false): boolean {
   const ctx = engineContext(context);
   if (!ctx) return true;
-  return ctx.submitted || ctx.serverErrorIds.has(id) || [...ctx.touched].some((left) => isPartOf(left, id));
+  return ctx.submitted || (!edited && ctx.serverErrorIds.has(id)) || [...ctx.touched].some((left) => isPartOf(left, id));
 }
 
 /** The option list a master widget's field draws from (`x-master` on the field, or on its items). */
@@ -57,9 +62,9 @@ export function atOnceMessages(schema: object, options: object): string[] {
 
 /** The errors of a field the member sees now (ADR 007: once they left it or tried to submit),
  *  and before that those of its `atOnce` messages that apply. */
-export function shownErrors(context: unknown, id: string, rawErrors: readonly string[] | undefined, atOnce: readonly string[] = []): readonly string[] {
+export function shownErrors(context: unknown, id: string, rawErrors: readonly string[] | undefined, atOnce: readonly string[] = [], edited = false): readonly string[] {
   if (!rawErrors?.length) return [];
-  return errorsVisible(context, id) ? rawErrors : rawErrors.filter((error) => atOnce.includes(error));
+  return errorsVisible(context, id, edited) ? rawErrors : rawErrors.filter((error) => atOnce.includes(error));
 }
 
 /** A help text is left out while an error of its field says the same words (a limit given as
@@ -78,14 +83,20 @@ export interface AriaSource {
   hideLabel?: boolean;
 }
 
+/** A widget's field as the member sees it: its messages on what is typed in it while the form
+ *  does not have that yet (live-field.ts), else the form's. */
+export function withLiveErrors<P extends AriaSource>(props: P, live: { messages: readonly string[] } | null): P & { edited: boolean } {
+  return live ? { ...props, rawErrors: [...live.messages], edited: true } : { ...props, edited: false };
+}
+
 /** The ARIA a control carries about its errors: invalid only while its errors are shown, and
  *  described by the texts of its field that are rendered — the error list only while it shows,
  *  the description only when the field has one and shows its label (FieldTemplate), the help only
  *  when the UI schema gives one — and by `extra` ids the widget renders itself. A reference to an
  *  id that is not in the document names nothing, so none is made. */
-export function errorAria(props: AriaSource, extra: Array<string | false | undefined> = []) {
-  const { id, registry, rawErrors, options, schema, hideLabel } = props;
-  const errors = shownErrors(registry.formContext, id, rawErrors, atOnceMessages(schema, options));
+export function errorAria(props: AriaSource & { edited?: boolean }, extra: Array<string | false | undefined> = []) {
+  const { id, registry, rawErrors, options, schema, hideLabel, edited } = props;
+  const errors = shownErrors(registry.formContext, id, rawErrors, atOnceMessages(schema, options), edited);
   const shown = errors.length > 0;
   const hasDescription = !hideLabel && !!(options.description || schema.description);
   const ids = [shown && `${id}__error`, hasDescription && `${id}__description`, helpShown(options.help, errors) && `${id}__help`, ...extra].filter(Boolean);

@@ -1,7 +1,7 @@
 // Renders a form module through the engine's SchemaForm, holding its data like a screen does.
 import { useState } from 'react';
 import { act } from '@testing-library/react';
-import { commitWaiting } from '../../src/engine/after-paint';
+import { commitWaiting } from '../../src/engine/catch-up';
 import type { UiSchema } from '@rjsf/utils';
 import { SchemaForm, type FormModule } from '../../src/engine/SchemaForm';
 import type { FieldErrors } from '../../src/shared/validation/field-errors';
@@ -43,8 +43,8 @@ export function FormHarness({ form, initial, uiOverrides, serverErrors, onData, 
   );
 }
 
-/** The frame after a keystroke: a text field commits what was typed once it has been painted
- *  (src/engine/after-paint.ts), so a test reads the form's data or its messages after this. */
-export function afterPaint() {
+/** The form catching up with what was typed: a text field hands its value to the form when the
+ *  member pauses (src/engine/catch-up.ts), so a test reads the form's data after this. */
+export function catchUp() {
   act(() => commitWaiting());
 }

@@ -16,8 +16,8 @@ export type CompiledValidator = ((data: unknown) => boolean) & { errors?: ErrorO
 /** The FormModule for schemas/forms/<name> in `dir` (default: the project's schemas/). */
 export async function buildFormModule(name: string, dir = SCHEMAS_DIR): Promise<FormModule> {
   const { schema, uiSchema } = loadBundledForm(name, dir);
-  const { validateFns } = await importPrecompiled(precompileValidators(schema as RJSFSchema));
-  return { name, schema: schema as RJSFSchema, uiSchema: uiSchema as UiSchema, validateFns };
+  const { validateFns, fieldValidateFns } = await importPrecompiled(precompileValidators(schema as RJSFSchema));
+  return { name, schema: schema as RJSFSchema, uiSchema: uiSchema as UiSchema, validateFns, fieldValidateFns };
 }
 
 /** The validator for the form's root schema (rjsf keys validators by a hash of the schema). */

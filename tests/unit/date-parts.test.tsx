@@ -9,7 +9,7 @@ import * as registerForm from 'virtual:form/register-profile';
 import * as oldForm from 'virtual:form/old-register';
 import * as editForm from 'virtual:form/edit-profile';
 import messages from '../../messages/ja.json';
-import { FormHarness, afterPaint } from '../support/form-harness';
+import { FormHarness, catchUp } from '../support/form-harness';
 import { rulesIn } from '../support/schema-rules';
 import { validatorFor, type FormModule } from '../../src/engine/SchemaForm';
 import { fieldNodes } from '../../src/shared/validation/schema-nodes';
@@ -72,7 +72,7 @@ describe.each([
     await user.type(month, '４');
     expect(birthday()).toBeUndefined();
     await user.type(day, '５');
-    afterPaint();
+    catchUp();
     expect([year.value, month.value, day.value]).toEqual(['1990', '4', '5']);
     expect(birthday()).toBe('1990-04-05');
     await user.clear(day);

@@ -6,7 +6,7 @@ import { act, cleanup, fireEvent, render, screen, within } from '@testing-librar
 import * as profileForm from 'virtual:form/register-profile';
 import options from '../../schemas/masters/options.json';
 import type { FormModule } from '../../src/engine/SchemaForm';
-import { FormHarness, afterPaint } from '../support/form-harness';
+import { FormHarness, catchUp } from '../support/form-harness';
 
 afterEach(cleanup);
 
@@ -19,7 +19,7 @@ function leave(element: HTMLElement, text?: string) {
   act(() => element.focus());
   if (text !== undefined) fireEvent.change(element, { target: { value: text } });
   fireEvent.blur(element);
-  afterPaint();
+  catchUp();
 }
 
 const errorsOf = (id: string) => Array.from(document.querySelectorAll(`[data-field="${id}"] .field__errors li`)).map((li) => li.textContent);

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import * as form from 'virtual:form/login';
-import { FormHarness, afterPaint } from '../support/form-harness';
+import { FormHarness, catchUp } from '../support/form-harness';
 import { rulesIn } from '../support/schema-rules';
 
 afterEach(cleanup);
@@ -63,7 +63,7 @@ describe('IME composition in a text field (login form)', () => {
   it('commits (normalised) on every keystroke outside composition', () => {
     const { email, onData, committed } = setup();
     fireEvent.change(email, { target: { value: 'a１' } });
-    afterPaint();
+    catchUp();
     expect(onData).toHaveBeenCalledTimes(1);
     expect(committed()).toBe('a1');
     expect(email.value).toBe('a1');
@@ -72,7 +72,7 @@ describe('IME composition in a text field (login form)', () => {
   it('an emptied field is committed as undefined, so the required message applies', () => {
     const { email, committed } = setup({ email: 'x', password: 'secret' });
     fireEvent.change(email, { target: { value: '' } });
-    afterPaint();
+    catchUp();
     expect(committed()).toBeUndefined();
   });
 });

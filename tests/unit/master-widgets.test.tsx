@@ -9,7 +9,7 @@ import options from '../../schemas/masters/options.json';
 import messages from '../../messages/ja.json';
 import type { FormModule } from '../../src/engine/SchemaForm';
 import type { MasterOption } from '../../src/engine/form-context';
-import { FormHarness, afterPaint } from '../support/form-harness';
+import { FormHarness, catchUp } from '../support/form-harness';
 import { rulesIn } from '../support/schema-rules';
 
 afterEach(cleanup);
@@ -86,7 +86,7 @@ describe('master-select', () => {
     await user.selectOptions(industry, '99');
     const other = await screen.findByRole('textbox', { name: /^職種（その他）/ });
     await user.type(other, '宇宙開発');
-    afterPaint();
+    catchUp();
     expect(data()).toMatchObject({ industry: '99', industry_other: '宇宙開発' });
     await user.selectOptions(industry, '7');
     await waitFor(() => expect(screen.queryByRole('textbox', { name: /^職種（その他）/ })).toBeNull());
@@ -182,7 +182,7 @@ describe('master-checkboxes (purpose)', () => {
     await user.click(box(label('99')));
     const other = await screen.findByRole('textbox', { name: /^その他の目的/ });
     await user.type(other, '地元の祭りの運営を手伝いながら地域の人と交流したい');
-    afterPaint();
+    catchUp();
     expect(data()).toMatchObject({ purpose: ['1', '99'], purpose_other: '地元の祭りの運営を手伝いながら地域の人と交流したい' });
 
     await user.click(box(label('99')));

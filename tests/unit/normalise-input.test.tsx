@@ -7,7 +7,7 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import * as profileForm from 'virtual:form/register-profile';
 import type { FormModule } from '../../src/engine/SchemaForm';
-import { FormHarness, afterPaint } from '../support/form-harness';
+import { FormHarness, catchUp } from '../support/form-harness';
 
 afterEach(cleanup);
 
@@ -33,7 +33,7 @@ describe('toHalfWidth while typing (phone, amc, zip_current)', () => {
     const { user, data, text } = setup();
     const phone = text(/^電話番号/);
     await user.type(phone, '０９０ー１２３４ー５６７８');
-    afterPaint();
+    catchUp();
     expect(phone.value).toBe('090-1234-5678');
     expect(data().phone).toBe('090-1234-5678');
   });
@@ -42,12 +42,12 @@ describe('toHalfWidth while typing (phone, amc, zip_current)', () => {
     const { user, data, text } = setup();
     const phone = text(/^電話番号/);
     await user.type(phone, '０３－１２３４‐５６７８');
-    afterPaint();
+    catchUp();
     expect(data().phone).toBe('03-1234-5678');
     await user.clear(phone);
-    afterPaint();
+    catchUp();
     await user.type(phone, '03−1234ｰ5678');
-    afterPaint();
+    catchUp();
     expect(data().phone).toBe('03-1234-5678');
   });
 
@@ -55,7 +55,7 @@ describe('toHalfWidth while typing (phone, amc, zip_current)', () => {
     const { user, data, text } = setup();
     const amc = text(/^マイレージクラブお客様番号/);
     await user.type(amc, '１２３４５６７８９０');
-    afterPaint();
+    catchUp();
     expect(amc.value).toBe('1234567890');
     expect(data().amc).toBe('1234567890');
   });
@@ -63,7 +63,7 @@ describe('toHalfWidth while typing (phone, amc, zip_current)', () => {
   it('amc: a mix of half- and full-width digits', async () => {
     const { user, data, text } = setup();
     await user.type(text(/^マイレージクラブお客様番号/), '12３4５6７8９0');
-    afterPaint();
+    catchUp();
     expect(data().amc).toBe('1234567890');
   });
 
@@ -71,14 +71,14 @@ describe('toHalfWidth while typing (phone, amc, zip_current)', () => {
     const { user, data, text } = setup();
     await user.click(text(/^電話番号/));
     await user.paste('０９０－１２３４－５６７８');
-    afterPaint();
+    catchUp();
     expect(data().phone).toBe('090-1234-5678');
   });
 
   it('fields without the normaliser keep full-width digits (the kanji name)', async () => {
     const { user, data, text } = setup();
     await user.type(text(/^姓(?!（)/), '山田１');
-    afterPaint();
+    catchUp();
     expect(data().last_name_kanji).toBe('山田１');
   });
 });
@@ -88,7 +88,7 @@ describe('stripEmoji while typing (address_current, purpose_detail, purpose_othe
     const { user, data, text } = setup();
     const address = text(/^住所/);
     await user.type(address, '東京都😀千代田区🏠千代田1-1');
-    afterPaint();
+    catchUp();
     expect(address.value).toBe('東京都千代田区千代田1-1');
     expect(data().address_current).toBe('東京都千代田区千代田1-1');
   });
@@ -98,7 +98,7 @@ describe('stripEmoji while typing (address_current, purpose_detail, purpose_othe
     const detail = text(/^具体的な目的/);
     await user.click(detail);
     await user.paste('週末は長野で畑を借りて👨‍👩‍👧家族と野菜づくり❤️をしたい👍🏽です');
-    afterPaint();
+    catchUp();
     expect(detail.value).toBe('週末は長野で畑を借りて家族と野菜づくりをしたいです');
     expect(data().purpose_detail).toBe('週末は長野で畑を借りて家族と野菜づくりをしたいです');
   });
@@ -106,7 +106,7 @@ describe('stripEmoji while typing (address_current, purpose_detail, purpose_othe
   it('purpose_detail: a typed emoji is removed', async () => {
     const { user, data, text } = setup();
     await user.type(text(/^具体的な目的/), '畑😀');
-    afterPaint();
+    catchUp();
     expect(data().purpose_detail).toBe('畑');
   });
 
@@ -115,7 +115,7 @@ describe('stripEmoji while typing (address_current, purpose_detail, purpose_othe
     await user.click(screen.getByRole('checkbox', { name: 'その他' }));
     const other = await screen.findByRole('textbox', { name: /^その他の目的/ });
     await user.type(other, '祭り🎉の手伝い');
-    afterPaint();
+    catchUp();
     expect(data().purpose_other).toBe('祭りの手伝い');
     expect(text(/^その他の目的/).value).toBe('祭りの手伝い');
   });
@@ -123,7 +123,7 @@ describe('stripEmoji while typing (address_current, purpose_detail, purpose_othe
   it('emoji in the phone field are not removed (only toHalfWidth applies there)', async () => {
     const { data, text } = setup();
     fireEvent.change(text(/^電話番号/), { target: { value: '090😀' } });
-    afterPaint();
+    catchUp();
     expect(data().phone).toBe('090😀');
   });
 });

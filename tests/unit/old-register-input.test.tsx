@@ -9,7 +9,7 @@ import userEvent from '@testing-library/user-event';
 import * as oldRegisterForm from 'virtual:form/old-register';
 import type { FormModule } from '../../src/engine/SchemaForm';
 import { normalise } from '../../src/shared/normalise';
-import { FormHarness, afterPaint } from '../support/form-harness';
+import { FormHarness, catchUp } from '../support/form-harness';
 
 afterEach(cleanup);
 
@@ -33,10 +33,10 @@ describe('old registration: hyphenated postal code and phone', () => {
     const input = text(name);
     expect(input.maxLength).toBe(-1); // no cap: the schema judges the normalised value
     await user.type(input, typed);
-    afterPaint();
+    catchUp();
     expect(input.value.replace(/ー/g, '-')).toHaveLength(typed.length);
     await user.tab();
-    afterPaint();
+    catchUp();
     const field = name.source.includes('電話') ? 'phone' : 'zip_current';
     expect(data()[field]).toBe(sent);
     expect(normalise(form.schema, { [field]: typed })).toEqual({ [field]: sent });

@@ -12,7 +12,7 @@ import { RevealContext } from '../../src/engine/reveal';
 import { masterFields } from '../../src/shared/validation/conditions';
 import { sampleData } from '../../src/shared/sample-data';
 import type { JsonObject } from '../../src/shared/validation/schema-bundle';
-import { FormHarness, afterPaint } from '../support/form-harness';
+import { FormHarness, catchUp } from '../support/form-harness';
 
 afterEach(cleanup);
 
@@ -75,7 +75,7 @@ describe('a form opened with stored data a rule now refuses (showErrorsOnOpen)',
     const textarea = screen.getByRole('textbox', { name: /具体的な目的/ });
     const fixed = `${tooShort}です`;
     fireEvent.change(textarea, { target: { value: fixed } });
-    afterPaint();
+    catchUp();
     expect(shownErrors()).toEqual([]);
     fireEvent.submit(textarea.closest('form')!);
     expect(onSubmit).toHaveBeenCalledTimes(1);

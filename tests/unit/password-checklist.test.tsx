@@ -9,7 +9,7 @@ import type { RJSFSchema } from '@rjsf/utils';
 import * as profileForm from 'virtual:form/register-profile';
 import messages from '../../messages/ja.json';
 import type { FormModule } from '../../src/engine/SchemaForm';
-import { FormHarness, afterPaint } from '../support/form-harness';
+import { FormHarness, catchUp } from '../support/form-harness';
 import { browserFieldErrors } from '../support/field-messages';
 import { inlineFormModule } from '../support/precompiled';
 
@@ -80,22 +80,22 @@ describe('password checklist (register-profile)', () => {
     const { user, input, ticked, onData } = setup();
     await user.click(input);
     await user.keyboard('a');
-    afterPaint();
+    catchUp();
     expect(ticked()).toEqual(['英小文字を含む', '同じ文字を8回以上続けない']);
     await user.keyboard('A');
-    afterPaint();
+    catchUp();
     expect(ticked()).toEqual(['英小文字を含む', '英大文字を含む', '同じ文字を8回以上続けない']);
     await user.keyboard('1');
-    afterPaint();
+    catchUp();
     expect(ticked()).toEqual(['英小文字を含む', '英大文字を含む', '数字を含む', '同じ文字を8回以上続けない']);
     await user.keyboard('!');
-    afterPaint();
+    catchUp();
     expect(ticked()).toEqual(['英小文字を含む', '英大文字を含む', '数字を含む', '記号を含む', '同じ文字を8回以上続けない']);
     await user.keyboard('bcd');
-    afterPaint();
+    catchUp();
     expect(ticked()).toEqual(['英小文字を含む', '英大文字を含む', '数字を含む', '記号を含む', '同じ文字を8回以上続けない']);
     await user.keyboard('e');
-    afterPaint();
+    catchUp();
     expect(ticked()).toEqual(SIX_TITLES);
     expect(input.value).toBe('aA1!bcde');
     expect(onData.mock.lastCall?.[0]).toMatchObject({ password: 'aA1!bcde' });
@@ -105,16 +105,16 @@ describe('password checklist (register-profile)', () => {
     const { user, input, ticked, items } = setup();
     await user.click(input);
     await user.keyboard('Aa1!aaaaaaa'); // ends with a run of 7 a's
-    afterPaint();
+    catchUp();
     expect(ticked()).toEqual(SIX_TITLES);
     await user.keyboard('a'); // 8 a's in a row
-    afterPaint();
+    catchUp();
     expect(ticked()).toEqual(['8文字以上', '英小文字を含む', '英大文字を含む', '数字を含む', '記号を含む']);
     const repetition = items().find((item) => item.title === '同じ文字を8回以上続けない');
     expect(repetition).toMatchObject({ ok: false, status: messages.form.ruleUnmet, mark: '・' });
     expect(items().find((item) => item.title === '8文字以上')).toMatchObject({ ok: true, status: messages.form.ruleMet, mark: '✓' });
     await user.clear(input);
-    afterPaint();
+    catchUp();
     expect(ticked()).toEqual([]);
   });
 
@@ -125,7 +125,7 @@ describe('password checklist (register-profile)', () => {
     (password) => {
       const { items } = setup();
       fireEvent.change(document.getElementById('root_password')!, { target: { value: password } });
-      afterPaint();
+      catchUp();
       const unmet = items()
         .filter((item) => !item.ok)
         .map((item) => Object.values(RULES.find((rule) => rule.title === item.title)!.errorMessage)[0]);
@@ -147,10 +147,10 @@ describe('password checklist (register-profile)', () => {
     expect(screen.queryByText('8文字以上')).toBeNull();
     await user.click(input);
     await user.keyboard('Abcdef1!');
-    afterPaint();
+    catchUp();
     expect(ticked()).toEqual(['最低8文字（テスト用の名前）', ...SIX_TITLES.slice(1), '「?」を含まない']);
     await user.keyboard('?');
-    afterPaint();
+    catchUp();
     expect(ticked()).toEqual(['最低8文字（テスト用の名前）', ...SIX_TITLES.slice(1)]);
   });
 });

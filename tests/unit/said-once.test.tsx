@@ -9,7 +9,7 @@ import * as profileForm from 'virtual:form/register-profile';
 import * as emailChangeForm from 'virtual:form/email-change';
 import options from '../../schemas/masters/options.json';
 import type { FormModule } from '../../src/engine/SchemaForm';
-import { FormHarness, afterPaint } from '../support/form-harness';
+import { FormHarness, catchUp } from '../support/form-harness';
 import { rulesIn } from '../support/schema-rules';
 
 afterEach(cleanup);
@@ -36,7 +36,7 @@ describe('help and error say one sentence once', () => {
     const boxes = within(screen.getByRole('group', { name: /二地域居住の目的/ })).getAllByRole('checkbox');
     for (const box of boxes.slice(0, max + 1)) fireEvent.click(box);
     fireEvent.blur(boxes[max]);
-    afterPaint();
+    catchUp();
     const shown = textsOf('purpose');
     expect(shown.errors).toEqual([tooMany]);
     expect(shown.count(tooMany)).toBe(1);
@@ -46,7 +46,7 @@ describe('help and error say one sentence once', () => {
     for (const id of (group.getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean)) expect(document.getElementById(id)).not.toBeNull();
     // Back within the limit: the help returns.
     fireEvent.click(boxes[max]);
-    afterPaint();
+    catchUp();
     expect(textsOf('purpose').help).toBe(tooMany);
     expect(textsOf('purpose').errors).toEqual([]);
   });
@@ -57,7 +57,7 @@ describe('a rule no more typing can meet shows at once', () => {
   const typeInto = (input: HTMLElement, text: string) => {
     act(() => input.focus());
     fireEvent.change(input, { target: { value: text } });
-    afterPaint();
+    catchUp();
   };
 
   it('the current address typed as the new one says why, before the field is left', () => {

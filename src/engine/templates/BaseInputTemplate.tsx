@@ -1,18 +1,22 @@
 import type { ClipboardEvent, DragEvent, MouseEvent } from 'react';
 import { getInputProps, type WidgetProps } from '@rjsf/utils';
-import { errorAria } from '../form-context';
+import { errorAria, withLiveErrors } from '../form-context';
+import { judgeOf, useLiveVerdict } from '../live-field';
 import { useImeSafeText } from '../use-ime-safe-text';
 import { applyNormalisers, liveNormalisers, normalisersOf } from '../../shared/normalise';
 
 const block = (event: ClipboardEvent | DragEvent | MouseEvent) => event.preventDefault();
 
 /** Every text-like input. It normalises as its field's schema says (`x-normalise`: the live ones
- *  while typing, all of them on leaving). UI options: autocomplete, inputMode, blockClipboard
- *  (no copy, paste, drop or context menu), blockContextMenu, describedBy (an extra id). */
+ *  while typing, all of them on leaving) and judges each key by its field's own validator
+ *  (live-field.ts); the form gets the value when the member pauses or leaves (catch-up.ts).
+ *  UI options: autocomplete, inputMode, blockClipboard (no copy, paste, drop or context menu),
+ *  blockContextMenu, describedBy (an extra id). */
 export default function BaseInputTemplate(props: WidgetProps) {
   const { id, htmlName, value, readonly, disabled, autofocus, onBlur, onFocus, onChange, options, schema, type, placeholder, required } = props;
   const inputProps = getInputProps(schema, type, options);
-  const { commitNow, ...text } = useImeSafeText(value, onChange, liveNormalisers(schema), options.emptyValue);
+  const { commitNow, ...text } = useImeSafeText(value, onChange, liveNormalisers(schema), options.emptyValue, judgeOf(props));
+  const live = useLiveVerdict();
   // A field whose normalisers drop characters (hyphens, spaces) may be typed longer than it is
   // kept: no length cap while typing (a cap would cut "090-1234-5678"), the schema judges the
   // normalised value.
@@ -47,7 +51,7 @@ export default function BaseInputTemplate(props: WidgetProps) {
         onBlur(id, next);
       }}
       onFocus={(event) => onFocus(id, event.target.value)}
-      {...errorAria(props, [options.describedBy as string | undefined])}
+      {...errorAria(withLiveErrors(props, live), [options.describedBy as string | undefined])}
     />
   );
 }

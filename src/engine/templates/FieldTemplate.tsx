@@ -1,8 +1,10 @@
+import { useState } from 'react';
 import type { FieldTemplateProps } from '@rjsf/utils';
 import { getUiOptions } from '@rjsf/utils';
 import messages from '../../../messages/ja.json';
 import { atOnceMessages, helpShown, shownErrors } from '../form-context';
 import { useHeldWhilePressed } from '../after-pointer';
+import { LiveVerdictContext, SetLiveVerdictContext, type LiveVerdict } from '../live-field';
 
 const GROUP_WIDGETS = new Set(['radio', 'master-radio', 'master-checkboxes', 'pin', 'date-parts']);
 
@@ -13,11 +15,15 @@ const joined = (list: string[]) => list.join('\n');
  *  are not a live region each: the form's summary takes focus after a failed submit, and the page's
  *  one polite region says what a field left in error is missing (SchemaForm). What shows is held
  *  while a pointer is pressed, so a message coming or going never moves the control being pressed
- *  (after-pointer.ts). */
+ *  (after-pointer.ts). While the field holds typed text the form does not have yet, its messages
+ *  are its own validator's on that text (live-field.ts): a key re-renders this template and its
+ *  widget, not the form. */
 export default function FieldTemplate(props: FieldTemplateProps) {
   const { id, label, children, rawErrors, help, rawHelp, description, rawDescription, hidden, required, displayLabel, registry, uiSchema, schema, classNames, readonly } = props;
   const options = getUiOptions(uiSchema);
-  const shown = useHeldWhilePressed([...shownErrors(registry.formContext, id, rawErrors, atOnceMessages(schema, options))], joined);
+  const [live, setLive] = useState<LiveVerdict | null>(null);
+  const errors = live ? live.messages : rawErrors;
+  const shown = useHeldWhilePressed([...shownErrors(registry.formContext, id, errors, atOnceMessages(schema, options), !!live)], joined);
   if (hidden) return <div className="hidden">{children}</div>;
   const isObject = schema.type === 'object';
   const isCheckbox = options.widget === 'checkbox' || schema.type === 'boolean';
@@ -40,7 +46,9 @@ export default function FieldTemplate(props: FieldTemplateProps) {
         </Label>
       )}
       {displayLabel && rawDescription ? <div className="field__description">{description}</div> : null}
-      {children}
+      <SetLiveVerdictContext.Provider value={setLive}>
+        <LiveVerdictContext.Provider value={live}>{children}</LiveVerdictContext.Provider>
+      </SetLiveVerdictContext.Provider>
       {shown.length > 0 && (
         <ul className="field__errors" id={`${id}__error`}>
           {shown.map((error) => (

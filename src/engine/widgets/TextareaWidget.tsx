@@ -1,15 +1,17 @@
 import type { WidgetProps } from '@rjsf/utils';
-import { errorAria } from '../form-context';
+import { errorAria, withLiveErrors } from '../form-context';
+import { judgeOf, useLiveVerdict } from '../live-field';
 import messages from '../../../messages/ja.json';
 import { format } from '../../shared/format';
 import { useImeSafeText } from '../use-ime-safe-text';
 import { applyNormalisers, liveNormalisers, normalisersOf } from '../../shared/normalise';
 
-/** Multi-line text: IME-safe, normalised as its schema's `x-normalise` says, with a character count
- *  against the schema's limits. */
+/** Multi-line text: IME-safe, normalised as its schema's `x-normalise` says, judged on each key by
+ *  its field's own validator (live-field.ts), with a character count against the schema's limits. */
 export default function TextareaWidget(props: WidgetProps) {
   const { id, value, onChange, onBlur, onFocus, disabled, readonly, options, schema, placeholder, required } = props;
-  const { commitNow, ...text } = useImeSafeText(value, onChange, liveNormalisers(schema), options.emptyValue);
+  const { commitNow, ...text } = useImeSafeText(value, onChange, liveNormalisers(schema), options.emptyValue, judgeOf(props));
+  const live = useLiveVerdict();
   const count = [...text.value].length;
   const { minLength, maxLength } = schema;
   const counted = minLength !== undefined || maxLength !== undefined;
@@ -24,7 +26,7 @@ export default function TextareaWidget(props: WidgetProps) {
         disabled={disabled}
         placeholder={placeholder}
         aria-required={required || undefined}
-        {...errorAria(props, [counted && `${id}__count`])}
+        {...errorAria(withLiveErrors(props, live), [counted && `${id}__count`])}
         {...text}
         onBlur={(event) => {
           commitNow();
