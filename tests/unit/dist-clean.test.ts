@@ -141,6 +141,21 @@ describe('client bundle: first-load bytes per route', () => {
   });
 });
 
+describe('client bundle: React Router without the parts no screen uses', () => {
+  // getFormSubmissionInfo, which only React Router's <Form> and useSubmit reach, throws this.
+  const FORM_MARKER = 'Cannot submit element that is not <form>';
+
+  it('the marker is in React Router’s production build, so the check below has teeth', () => {
+    const routerDir = join(ROOT, 'node_modules/react-router/dist/production');
+    const chunks = readdirSync(routerDir).filter((file) => /^chunk-.*\.mjs$/.test(file));
+    expect(chunks.some((file) => readFileSync(join(routerDir, file), 'utf8').includes(FORM_MARKER))).toBe(true);
+  });
+
+  it('no script carries <Form>, <NavLink> or useSubmit (tools/vite-plugin-slim-client.ts marks them pure)', () => {
+    expect(scripts.filter(({ code }) => code.includes(FORM_MARKER)).map(({ file }) => file)).toEqual([]);
+  });
+});
+
 describe('dev-only pages', () => {
   it('the form review page (/user/_forms) and its verdict endpoint are not in the production bundle', () => {
     const review = JSON.parse(readFileSync(join(ROOT, 'messages', 'form-review.ja.json'), 'utf8')) as Record<string, string>;
