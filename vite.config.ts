@@ -4,6 +4,7 @@ import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
 import { formsPlugin } from './tools/vite-plugin-forms.ts';
 import { slimClientPlugin } from './tools/vite-plugin-slim-client.ts';
+import { clientJsonPlugin } from './tools/vite-plugin-client-json.ts';
 
 export default defineConfig({
   base: '/user/',
@@ -11,6 +12,7 @@ export default defineConfig({
     react(),
     formsPlugin(),
     slimClientPlugin(),
+    clientJsonPlugin(),
     // .br and .gz beside every asset, served by @fastify/static's preCompressed (ADR 017)
     compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, exclude: [/\.vite\//], logLevel: 'silent' }),
   ],

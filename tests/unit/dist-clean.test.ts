@@ -122,6 +122,41 @@ describe('client bundle: only the text the browser shows', () => {
   });
 });
 
+describe('client bundle: no comments in what is shipped', () => {
+  // A `$comment` with its text, as a JSON file writes it or a script prints an object literal
+  // ({$comment:`…`}); a bare `$comment:x` is code (a JSON Schema library's keyword table).
+  const COMMENT = /["']?\$comment["']?\s*:\s*["'`]/;
+  const shipped = () =>
+    listFiles(outDir)
+      .filter((file) => !/\.(map|gz|br)$/.test(file) && !file.includes(`${join(outDir, '.vite')}`))
+      .map((file) => ({ file: file.slice(outDir.length + 1), text: readFileSync(file, 'utf8') }));
+
+  it('the pattern finds the comments the sources carry, as JSON and as a bundled object', () => {
+    expect(COMMENT.test(readFileSync(join(ROOT, 'schemas/catalogue.json'), 'utf8'))).toBe(true);
+    expect(COMMENT.test('var e={$comment:`Every route of the member site.`,basePath:`/user`}')).toBe(true);
+    expect(COMMENT.test('m={$id:J,$comment:J,$defs:d}')).toBe(false);
+  });
+
+  it('no emitted script, JSON or page has one (tools/vite-plugin-client-json.ts, vite-plugin-forms.ts)', () => {
+    const files = shipped();
+    expect(files.some(({ file }) => file === 'index.html')).toBe(true);
+    expect(files.filter(({ text }) => COMMENT.test(text)).map(({ file, text }) => `${file}: …${text.slice(text.search(COMMENT), text.search(COMMENT) + 60)}…`)).toEqual([]);
+  });
+});
+
+describe('client bundle: each screen’s texts in its own chunk', () => {
+  it('login’s first load carries none of the withdrawal’s or the registration’s texts', () => {
+    const login = routeFiles(readManifest(outDir), 'login').js.map((file) => readFileSync(join(outDir, file), 'utf8')).join('\n');
+    // texts only these two sections have (a failure message may be in several, or part of one)
+    const elsewhere = Object.entries(messages).flatMap(([section, value]) => (section === 'withdraw' || section === 'register' ? [] : texts(value))).join('\n');
+    const others = [...texts(messages.withdraw), ...texts(messages.register)].filter((text) => text.length >= 8 && !elsewhere.includes(text));
+    expect(others.length).toBeGreaterThan(10);
+    // the texts are in the bundle, in their screens' chunks
+    expect(others.filter((text) => scripts.some(({ code }) => code.includes(text))).length).toBeGreaterThan(10);
+    expect(others.filter((text) => login.includes(text))).toEqual([]);
+  });
+});
+
 describe('client bundle: first-load bytes per route', () => {
   const budgetOf = (path: string) => (budgets.routes as Record<string, number>)[path] ?? budgets.defaultRoute;
 
