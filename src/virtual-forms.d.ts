@@ -1,10 +1,14 @@
 declare module 'virtual:form/*' {
-  import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+  import type { RegistryFieldsType, RegistryWidgetsType, RJSFSchema, TemplatesType, UiSchema } from '@rjsf/utils';
   import type { ValidatorFunctions } from '@rjsf/validator-ajv8';
   export const schema: RJSFSchema;
   export const uiSchema: UiSchema;
   export const validateFns: ValidatorFunctions;
   export const name: string;
+  /** The parts of the engine and of rjsf this form needs (tools/form-parts.ts). */
+  export const widgets: RegistryWidgetsType;
+  export const fields: RegistryFieldsType;
+  export const templates: Partial<TemplatesType>;
 }
 declare module '@rjsf/validator-ajv8/lib/createAjvInstance.js' {
   import type Ajv from 'ajv';
@@ -19,8 +23,11 @@ declare module '@rjsf/validator-ajv8/lib/createAjvInstance.js' {
   ): Ajv;
 }
 declare module 'virtual:form-index' {
-  import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+  import type { RegistryFieldsType, RegistryWidgetsType, RJSFSchema, TemplatesType, UiSchema } from '@rjsf/utils';
   import type { ValidatorFunctions } from '@rjsf/validator-ajv8';
   /** Every form under schemas/forms, by name, as a lazy import of `virtual:form/<name>`. */
-  export const forms: Record<string, () => Promise<{ schema: RJSFSchema; uiSchema: UiSchema; validateFns: ValidatorFunctions; name: string }>>;
+  export const forms: Record<
+    string,
+    () => Promise<{ schema: RJSFSchema; uiSchema: UiSchema; validateFns: ValidatorFunctions; name: string; widgets: RegistryWidgetsType; fields: RegistryFieldsType; templates: Partial<TemplatesType> }>
+  >;
 }

@@ -1,7 +1,10 @@
-// Keeps code that no screen runs out of the client bundle (ADR 017): rjsf's imports of two
-// libraries resolve to small stand-ins (only rjsf's own imports: anything else that imports
+// Keeps code that no screen runs out of the client bundle (ADR 017, ADR 029): rjsf's imports of
+// two libraries resolve to small stand-ins (only rjsf's own imports: anything else that imports
 // them gets the real package), rjsf's default registry leaves out the fields and widgets no form
-// can reach, and a build takes React Router's production build.
+// can reach and the templates and widgets the engine replaces, and the parts only some forms need
+// (ArrayField and its templates, the allOf merge) come with those forms' modules instead
+// (tools/vite-plugin-forms.ts); a build takes React Router's production build with its unused
+// components tree-shaken.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,8 +45,24 @@ export const LEFT_OUT_COMPONENTS = [
   'DateTimeWidget',
 ] as const;
 
-const REGISTRY_INDEX = /\/@rjsf\/core\/lib\/components\/(fields|widgets)\/index\.js$/;
+/** rjsf's defaults the engine always replaces (src/engine/theme.ts, and the widgets of
+ *  src/engine/widget-names.ts, which a form's module brings wherever the form reaches them). */
+export const REPLACED_COMPONENTS = ['BaseInputTemplate', 'ErrorList', 'FieldHelpTemplate', 'ObjectFieldTemplate', 'FieldTemplate/index', 'CheckboxWidget', 'RadioWidget', 'TextareaWidget'] as const;
+
+/** rjsf's parts a form's module brings when its schema has an array (tools/form-parts.ts). */
+export const FORM_PROVIDED_COMPONENTS = ['ArrayField', 'ArrayFieldDescriptionTemplate', 'ArrayFieldItemButtonsTemplate', 'ArrayFieldItemTemplate', 'ArrayFieldTemplate', 'ArrayFieldTitleTemplate'] as const;
+
+const REGISTRY_INDEX = /\/@rjsf\/core\/lib\/components\/(fields|widgets|templates)\/index\.js$/;
 const LEFT_OUT_PREFIX = '\0member-site-left-out:';
+/** rjsf's allOf merge, as its schema utilities import it; a form module brings the real one. */
+const ALL_OF_MERGE = './shallowAllOfMerge.js';
+const ALL_OF_MERGE_IMPORTER = /\/@rjsf\/utils\/lib\/schema\/\w+\.js$/;
+
+const WHY: Record<string, string> = {
+  ...Object.fromEntries(LEFT_OUT_COMPONENTS.map((name) => [name, 'no form reaches it'])),
+  ...Object.fromEntries(REPLACED_COMPONENTS.map((name) => [name, 'the engine replaces it (src/engine/theme.ts, widget-names.ts) and the form module lacks the engine\'s'])),
+  ...Object.fromEntries(FORM_PROVIDED_COMPONENTS.map((name) => [name, 'a form module brings it when its schema has an array (tools/form-parts.ts)'])),
+};
 
 // React Router 7's package exports point at its development build (dev warnings, ~20 KB more)
 // under every condition; its production build sits beside it.
@@ -69,17 +88,23 @@ export function pureRouterComponents(code: string): string {
 }
 
 export function slimClientPlugin(): Plugin {
+  let build = false;
   return {
     name: 'member-site-slim-client',
     enforce: 'pre',
     config(_, { command }) {
-      return command === 'build' ? { resolve: { alias: PRODUCTION_ALIASES } } : undefined;
+      build = command === 'build';
+      return build ? { resolve: { alias: PRODUCTION_ALIASES } } : undefined;
     },
     resolveId(source, importer) {
-      const name = /^\.\/(\w+)\.js$/.exec(source)?.[1];
-      if (name && (LEFT_OUT_COMPONENTS as readonly string[]).includes(name) && REGISTRY_INDEX.test(importer?.replace(/\\/g, '/') ?? '')) {
-        return LEFT_OUT_PREFIX + name;
+      const from = importer?.replace(/\\/g, '/') ?? '';
+      const name = /^\.\/([\w/]+)\.js$/.exec(source)?.[1];
+      if (name && REGISTRY_INDEX.test(from)) {
+        // The replaced and the form-provided parts only in a build, where the form modules bring
+        // theirs (in development the forms plugin leaves rjsf whole).
+        if ((LEFT_OUT_COMPONENTS as readonly string[]).includes(name) || (build && name in WHY)) return LEFT_OUT_PREFIX + name;
       }
+      if (build && source === ALL_OF_MERGE && ALL_OF_MERGE_IMPORTER.test(from)) return stand('all-of-merge.ts');
       const hit = REDIRECTS.find(([id, from]) => source === id && importer?.replace(/\\/g, '/').includes(from));
       return hit?.[2];
     },
@@ -91,7 +116,8 @@ export function slimClientPlugin(): Plugin {
     load(id) {
       if (!id.startsWith(LEFT_OUT_PREFIX)) return undefined;
       const name = id.slice(LEFT_OUT_PREFIX.length);
-      return `export default function ${name}() { throw new Error(${JSON.stringify(`rjsf's ${name} is left out of the client bundle (tools/vite-plugin-slim-client.ts, ADR 017)`)}); }`;
+      const why = WHY[name] ?? 'no form reaches it';
+      return `export default function ${name.replace(/\W/g, '_')}() { throw new Error(${JSON.stringify(`rjsf's ${name} is left out of the client bundle: ${why} (tools/vite-plugin-slim-client.ts, ADR 029)`)}); }`;
     },
   };
 }

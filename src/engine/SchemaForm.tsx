@@ -2,11 +2,11 @@
 // validators of one schemas/forms entry (imported as `virtual:form/<name>`).
 import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState, type ForwardedRef, type ReactElement, type ReactNode } from 'react';
 import Form from '@rjsf/core';
-import { getDefaultFormState, type ErrorSchema, type Experimental_DefaultFormStateBehavior, type RJSFSchema, type UiSchema } from '@rjsf/utils';
+import { getDefaultFormState, type ErrorSchema, type Experimental_DefaultFormStateBehavior, type RegistryFieldsType, type RegistryWidgetsType, type RJSFSchema, type TemplatesType, type UiSchema } from '@rjsf/utils';
 import { createPrecompiledValidator, type ValidatorFunctions } from '@rjsf/validator-ajv8';
 import messages from '../../messages/ja.json';
 import type { FieldErrors } from '../shared/validation/field-errors';
-import { widgets, templates } from './registry';
+import { templates } from './theme';
 import { transformErrors } from './transform-errors';
 import { translateString } from './translate';
 import type { EngineContext, MasterOption, PostalLookup } from './form-context';
@@ -23,6 +23,20 @@ export interface FormModule {
   schema: RJSFSchema;
   uiSchema: UiSchema;
   validateFns: ValidatorFunctions;
+  /** The engine widgets the form reaches (tools/form-parts.ts), and in a build the rjsf parts
+   *  only some forms need (ArrayField, its templates): a screen carries its own forms' parts. */
+  widgets: RegistryWidgetsType;
+  fields?: RegistryFieldsType;
+  templates?: Partial<TemplatesType>;
+}
+
+const themes = new WeakMap<object, Partial<TemplatesType>>();
+/** The engine's templates with the ones the form brings, made once per form. */
+function templatesOf(form: FormModule): Partial<TemplatesType> {
+  if (!form.templates || Object.keys(form.templates).length === 0) return templates;
+  let theme = themes.get(form.templates);
+  if (!theme) themes.set(form.templates, (theme = { ...form.templates, ...templates }));
+  return theme;
 }
 
 type Validator = ReturnType<typeof createPrecompiledValidator>;
@@ -229,8 +243,9 @@ function SchemaFormInner<T extends object>(props: SchemaFormProps<T>, ref: Forwa
       uiSchema={uiSchema}
       formData={formData}
       validator={validator}
-      widgets={widgets}
-      templates={templates}
+      widgets={form.widgets}
+      fields={form.fields}
+      templates={templatesOf(form)}
       translateString={translateString}
       transformErrors={transformErrors}
       extraErrors={toErrorSchema(liveServerErrors)}

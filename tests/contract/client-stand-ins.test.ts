@@ -4,9 +4,11 @@
 // bundled form is a fragment of that form, and no UI schema or format reaches a left-out component.
 import { describe, expect, it } from 'vitest';
 import { getWidget, type RJSFSchema, type Widget } from '@rjsf/utils';
-import { LEFT_OUT_COMPONENTS } from '../../tools/vite-plugin-slim-client';
-import { widgets as engineWidgets } from '../../src/engine/registry';
-import { existsSync } from 'node:fs';
+import { FORM_PROVIDED_COMPONENTS, LEFT_OUT_COMPONENTS, REPLACED_COMPONENTS } from '../../tools/vite-plugin-slim-client';
+import { widgets as engineWidgets, templates } from '../../src/engine/registry';
+import { ENGINE_WIDGETS, REPLACED_RJSF_WIDGETS } from '../../src/engine/widget-names';
+import { formParts } from '../../tools/form-parts';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formNames, loadBundledForm } from '../../src/shared/validation/schema-files';
 import fragmentUri from '../../src/engine/fragment-uri';
@@ -85,5 +87,55 @@ describe('the fast-uri stand-in', () => {
   it('refuses what it cannot resolve instead of resolving it wrongly', () => {
     expect(() => fragmentUri.resolve('#', 'https://example.com/other.json#/x')).toThrow(/same-document/);
     expect(() => fragmentUri.equal('a', 'a')).toThrow(/same-document/);
+  });
+});
+
+describe('the engine’s widget names', () => {
+  it('each names a widget file, and the registry the tests use has them all', () => {
+    for (const file of Object.values(ENGINE_WIDGETS)) expect(existsSync(join('src/engine/widgets', `${file}.tsx`)), file).toBe(true);
+    expect(Object.keys(engineWidgets).sort()).toEqual(Object.keys(ENGINE_WIDGETS).sort());
+  });
+});
+
+describe('rjsf’s parts the client bundle leaves to the engine and the form modules', () => {
+  const core = 'node_modules/@rjsf/core/lib/components';
+
+  it('are real files of rjsf’s registry (a renamed one would silently be bundled again)', () => {
+    for (const name of [...REPLACED_COMPONENTS, ...FORM_PROVIDED_COMPONENTS]) {
+      const kind = name.endsWith('Field') ? 'fields' : name.endsWith('Widget') ? 'widgets' : 'templates';
+      expect(existsSync(join(core, kind, `${name}.js`)), name).toBe(true);
+      expect(readFileSync(join(core, kind, 'index.js'), 'utf8'), name).toContain(`from "./${name}.js"`);
+    }
+  });
+
+  it('the replaced widgets are the engine’s, the replaced templates the engine theme’s', () => {
+    expect(REPLACED_COMPONENTS.filter((name) => name.endsWith('Widget')).sort()).toEqual([...REPLACED_RJSF_WIDGETS].sort());
+    // rjsf's registry names of the replaced template files
+    const registryName: Record<string, string> = { ErrorList: 'ErrorListTemplate', 'FieldTemplate/index': 'FieldTemplate' };
+    const replacedTemplates = REPLACED_COMPONENTS.filter((name) => !name.endsWith('Widget')).map((name) => registryName[name] ?? name);
+    expect(replacedTemplates.filter((name) => !(name in templates))).toEqual([]);
+  });
+
+  it('rjsf reaches its allOf merge only through ./shallowAllOfMerge.js in lib/schema, and the merge library only from there', () => {
+    const lib = 'node_modules/@rjsf/utils/lib';
+    const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith('.js') ? [join(dir, entry.name)] : []));
+    const importers = files(lib).filter((file) => /from ['"][^'"]*shallowAllOfMerge/.test(readFileSync(file, 'utf8')));
+    expect(importers.length).toBeGreaterThan(0);
+    for (const file of importers) {
+      expect(file, file).toMatch(/lib\/schema\/\w+\.js$/);
+      expect([...readFileSync(file, 'utf8').matchAll(/from ['"]([^'"]*shallowAllOfMerge[^'"]*)['"]/g)].map((m) => m[1])).toEqual(['./shallowAllOfMerge.js']);
+    }
+    const mergeUsers = files(lib).filter((file) => /from ['"]@x0k\/json-schema-merge/.test(readFileSync(file, 'utf8')));
+    expect(mergeUsers.map((file) => file.slice(lib.length + 1))).toEqual(['schema/shallowAllOfMerge.js']);
+  });
+
+  it('a schema with an array or an allOf asks for rjsf’s parts', () => {
+    expect(formParts({ type: 'object', properties: { a: { type: 'string' } } }, {})).toEqual({ widgets: [], arrays: false, allOf: false });
+    expect(formParts({ type: 'object', properties: { a: { type: 'array', items: { type: 'string' } } } }, {})).toMatchObject({ arrays: true });
+    expect(formParts({ type: 'object', allOf: [{ if: {}, then: {} }] }, {})).toMatchObject({ allOf: true });
+    // what sits inside a `not` is never rendered
+    expect(formParts({ type: 'string', not: { allOf: [{ pattern: 'x' }] } }, {})).toMatchObject({ allOf: false });
+    expect(formParts({ type: 'object', properties: { agree: { type: 'boolean' } } }, {}).widgets).toEqual(['CheckboxWidget']);
+    expect(formParts({ type: 'object', properties: { t: { type: 'string' } } }, { t: { 'ui:widget': 'textarea' } }).widgets).toEqual(['TextareaWidget']);
   });
 });

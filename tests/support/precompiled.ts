@@ -7,6 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import type { ValidatorFunctions } from '@rjsf/validator-ajv8';
 import type { FormModule } from '../../src/engine/SchemaForm';
+import { widgets } from '../../src/engine/registry';
 import { precompileValidators } from '../../tools/precompile';
 
 /** Inside node_modules so that the generated code's imports (ajv runtime, formats) resolve. */
@@ -28,5 +29,5 @@ export async function importPrecompiled(code: string): Promise<{ validateFns: Va
 /** A FormModule for an inline (already bundled) schema, e.g. to exercise the engine with rules no real form has yet. */
 export async function inlineFormModule(name: string, schema: RJSFSchema, uiSchema: UiSchema = {}): Promise<FormModule> {
   const { validateFns } = await importPrecompiled(precompileValidators(schema));
-  return { name, schema, uiSchema, validateFns };
+  return { name, schema, uiSchema, validateFns, widgets };
 }
