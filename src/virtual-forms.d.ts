@@ -10,6 +10,13 @@ declare module 'virtual:form/*' {
   export const fields: RegistryFieldsType;
   export const templates: Partial<TemplatesType>;
 }
+declare module 'virtual:form-data/*' {
+  import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+  /** A form's schema and UI schema alone, for a screen that reads them without rendering the form. */
+  export const schema: RJSFSchema;
+  export const uiSchema: UiSchema;
+  export const name: string;
+}
 declare module '@rjsf/validator-ajv8/lib/createAjvInstance.js' {
   import type Ajv from 'ajv';
   import type { Options } from 'ajv';

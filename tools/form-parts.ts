@@ -1,6 +1,7 @@
 // What of the form engine and of rjsf one form needs beyond what every form uses: the engine
-// widgets its UI schema and its field types reach, rjsf's ArrayField (and the array templates) for
-// a schema with an array, and rjsf's allOf merge for a schema with an `allOf`. The form's module
+// widgets its UI schema and its field types reach, rjsf's ArrayField (with the array templates and
+// buttons) for a schema with an array, its BooleanField for one with a boolean, and rjsf's allOf
+// merge for a schema with an `allOf`. The form's module
 // (virtual:form/<name>, tools/vite-plugin-forms.ts) imports these, so a screen carries the parts
 // of its own forms only (ADR 029). tests/contract/form-parts.test.ts renders every form with its
 // parts alone.
@@ -66,8 +67,10 @@ const typesOf = (value: unknown): string[] => (Array.isArray(value) ? value.map(
 export interface FormParts {
   /** Engine widgets by registry name (widget-names.ts). */
   widgets: EngineWidgetName[];
-  /** rjsf's ArrayField and array templates. */
+  /** rjsf's ArrayField, array templates and buttons. */
   arrays: boolean;
+  /** rjsf's BooleanField. */
+  booleans: boolean;
   /** rjsf's allOf merge. */
   allOf: boolean;
 }
@@ -88,6 +91,7 @@ export function formParts(schema: object, uiSchema: object): FormParts {
   return {
     widgets: (Object.keys(ENGINE_WIDGETS) as EngineWidgetName[]).filter((name) => reached.has(name)),
     arrays: types.has('array') || rendered.some(([, key]) => key === 'items'),
+    booleans: types.has('boolean'),
     allOf: rendered.some(([, key]) => key === 'allOf'),
   };
 }

@@ -18,12 +18,21 @@ const SECTION_PREFIX = `${SECTIONS}/`;
 /** `import messages from '../../messages/ja.json';` as the client's modules write it. */
 const MESSAGES_IMPORT = /^import (\w+) from '((?:\.\.?\/)+messages\/ja\.json)';$/gm;
 
-/** A JSON value without its `$comment` keys, at any depth. */
-export function withoutComments<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(withoutComments) as T;
+/** A JSON value without the given keys, at any depth. */
+export function withoutKeys<T>(value: T, keys: readonly string[]): T {
+  if (Array.isArray(value)) return value.map((item) => withoutKeys(item, keys)) as T;
   if (!value || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([key]) => key !== '$comment').map(([key, child]) => [key, withoutComments(child)])) as T;
+  return Object.fromEntries(Object.entries(value).filter(([key]) => !keys.includes(key)).map(([key, child]) => [key, withoutKeys(child, keys)])) as T;
 }
+
+/** A JSON value without its `$comment` keys, at any depth. */
+export const withoutComments = <T>(value: T): T => withoutKeys(value, ['$comment']);
+
+/** What a form schema carries that the browser never reads, beyond comments: its examples and
+ *  the invalid ones (for the specification, the tests and the development review page), how a
+ *  pattern reads in the specification, the server's checks and whether the form submits, and the
+ *  required message the build has already put into errorMessage. */
+export const NOT_FOR_THE_BROWSER = ['$comment', 'examples', 'x-invalid-examples', 'x-pattern-description', 'x-server-checks', 'x-submits', 'x-required-message'] as const;
 
 const posix = (id: string) => id.replace(/\\/g, '/');
 

@@ -18,6 +18,8 @@ const REDIRECTS: Array<[string, string, string]> = [
   ['markdown-to-jsx/react', '/@rjsf/core/', stand('PlainMarkdown.tsx')],
   // rjsf resolves $ref URIs with fast-uri; bundled forms have same-document refs only.
   ['fast-uri', '/@rjsf/utils/', stand('fragment-uri.ts')],
+  // rjsf's deepEquals is fast-equals' general comparator (about 2 KB gzip); it compares plain data.
+  ['fast-equals', '/@rjsf/utils/', stand('deep-equals.ts')],
 ];
 
 /** rjsf's default fields and widgets that no form here reaches: no UI schema names them
@@ -43,26 +45,65 @@ export const LEFT_OUT_COMPONENTS = [
   'UpDownWidget',
   'TimeWidget',
   'DateTimeWidget',
+  // format email, format uri; a select of an enum or a multiple choice without its ui:widget
+  // (every form's choices name theirs)
+  'EmailWidget',
+  'URLWidget',
+  'SelectWidget',
+  'CheckboxesWidget',
+  // a schema of type number, integer or null
+  'NumberField',
+  'NullField',
+  // a $ref that refers to itself
+  'CyclicSchemaField',
+  'CyclicSchemaExpandTemplate',
+  // the optional-data controls of ui:enableOptionalDataFieldForType
+  'OptionalDataControlsField',
+  'OptionalDataControlsTemplate',
 ] as const;
+
+/** rjsf's schema utilities for anyOf and oneOf (no form has one), which its others import. */
+export const LEFT_OUT_UTILITIES = ['getClosestMatchingOption', 'getFirstMatchingOption'] as const;
 
 /** rjsf's defaults the engine always replaces (src/engine/theme.ts, and the widgets of
  *  src/engine/widget-names.ts, which a form's module brings wherever the form reaches them). */
-export const REPLACED_COMPONENTS = ['BaseInputTemplate', 'ErrorList', 'FieldHelpTemplate', 'ObjectFieldTemplate', 'FieldTemplate/index', 'CheckboxWidget', 'RadioWidget', 'TextareaWidget'] as const;
+export const REPLACED_COMPONENTS = [
+  'BaseInputTemplate',
+  'ErrorList',
+  'FieldHelpTemplate',
+  'ObjectFieldTemplate',
+  'FieldTemplate/index',
+  // only rjsf's own FieldTemplate renders it
+  'WrapIfAdditionalTemplate',
+  'CheckboxWidget',
+  'RadioWidget',
+  'TextareaWidget',
+] as const;
 
-/** rjsf's parts a form's module brings when its schema has an array (tools/form-parts.ts). */
-export const FORM_PROVIDED_COMPONENTS = ['ArrayField', 'ArrayFieldDescriptionTemplate', 'ArrayFieldItemButtonsTemplate', 'ArrayFieldItemTemplate', 'ArrayFieldTemplate', 'ArrayFieldTitleTemplate'] as const;
+/** rjsf's parts a form's module brings when its schema has an array (the field, its templates
+ *  and the buttons: the submit button is the engine's) or a boolean (tools/form-parts.ts). */
+export const FORM_PROVIDED_COMPONENTS = [
+  'ArrayField',
+  'ArrayFieldDescriptionTemplate',
+  'ArrayFieldItemButtonsTemplate',
+  'ArrayFieldItemTemplate',
+  'ArrayFieldTemplate',
+  'ArrayFieldTitleTemplate',
+  'ButtonTemplates/index',
+  'BooleanField',
+] as const;
+
+/** The button set rjsf's templates make (ButtonTemplates/index.js), none of them in the bundle. */
+const BUTTONS = ['SubmitButton', 'AddButton', 'CopyButton', 'MoveDownButton', 'MoveUpButton', 'RemoveButton', 'ClearButton'];
 
 const REGISTRY_INDEX = /\/@rjsf\/core\/lib\/components\/(fields|widgets|templates)\/index\.js$/;
 const LEFT_OUT_PREFIX = '\0member-site-left-out:';
 /** rjsf's allOf merge, as its schema utilities import it; a form module brings the real one. */
 const ALL_OF_MERGE = './shallowAllOfMerge.js';
-const ALL_OF_MERGE_IMPORTER = /\/@rjsf\/utils\/lib\/schema\/\w+\.js$/;
+const SCHEMA_UTILITY = /\/@rjsf\/utils\/lib\/schema\/\w+\.js$/;
 
-const WHY: Record<string, string> = {
-  ...Object.fromEntries(LEFT_OUT_COMPONENTS.map((name) => [name, 'no form reaches it'])),
-  ...Object.fromEntries(REPLACED_COMPONENTS.map((name) => [name, 'the engine replaces it (src/engine/theme.ts, widget-names.ts) and the form module lacks the engine\'s'])),
-  ...Object.fromEntries(FORM_PROVIDED_COMPONENTS.map((name) => [name, 'a form module brings it when its schema has an array (tools/form-parts.ts)'])),
-};
+/** Every registry entry the bundle leaves out (in development, only the ones no form reaches). */
+const LEFT_OUT_IN_BUILD: readonly string[] = [...LEFT_OUT_COMPONENTS, ...REPLACED_COMPONENTS, ...FORM_PROVIDED_COMPONENTS];
 
 // React Router 7's package exports point at its development build (dev warnings, ~20 KB more)
 // under every condition; its production build sits beside it.
@@ -102,9 +143,12 @@ export function slimClientPlugin(): Plugin {
       if (name && REGISTRY_INDEX.test(from)) {
         // The replaced and the form-provided parts only in a build, where the form modules bring
         // theirs (in development the forms plugin leaves rjsf whole).
-        if ((LEFT_OUT_COMPONENTS as readonly string[]).includes(name) || (build && name in WHY)) return LEFT_OUT_PREFIX + name;
+        if ((LEFT_OUT_COMPONENTS as readonly string[]).includes(name) || (build && LEFT_OUT_IN_BUILD.includes(name))) return LEFT_OUT_PREFIX + name;
       }
-      if (build && source === ALL_OF_MERGE && ALL_OF_MERGE_IMPORTER.test(from)) return stand('all-of-merge.ts');
+      if (build && SCHEMA_UTILITY.test(from)) {
+        if (source === ALL_OF_MERGE) return stand('all-of-merge.ts');
+        if (name && (LEFT_OUT_UTILITIES as readonly string[]).includes(name)) return LEFT_OUT_PREFIX + name;
+      }
       const hit = REDIRECTS.find(([id, from]) => source === id && importer?.replace(/\\/g, '/').includes(from));
       return hit?.[2];
     },
@@ -116,8 +160,9 @@ export function slimClientPlugin(): Plugin {
     load(id) {
       if (!id.startsWith(LEFT_OUT_PREFIX)) return undefined;
       const name = id.slice(LEFT_OUT_PREFIX.length);
-      const why = WHY[name] ?? 'no form reaches it';
-      return `export default function ${name.replace(/\W/g, '_')}() { throw new Error(${JSON.stringify(`rjsf's ${name} is left out of the client bundle: ${why} (tools/vite-plugin-slim-client.ts, ADR 029)`)}); }`;
+      const leftOut = `import { leftOut } from ${JSON.stringify(stand('left-out.ts'))};\n`;
+      if (name === 'ButtonTemplates/index') return `${leftOut}export default () => ({ ${BUTTONS.map((button) => `${button}: leftOut(${JSON.stringify(button)})`).join(', ')} });`;
+      return `${leftOut}export default leftOut(${JSON.stringify(name)});`;
     },
   };
 }

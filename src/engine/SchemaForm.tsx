@@ -10,7 +10,6 @@ import { templates } from './theme';
 import { transformErrors } from './transform-errors';
 import { translateString } from './translate';
 import type { EngineContext, MasterOption, PostalLookup } from './form-context';
-import { lookupAddresses } from './postal';
 import { useFocusFirstError } from './reveal';
 import { afterPointerRelease, watchPointer } from './after-pointer';
 import { normalise } from '../shared/normalise';
@@ -29,6 +28,10 @@ export interface FormModule {
   fields?: RegistryFieldsType;
   templates?: Partial<TemplatesType>;
 }
+
+/** The postal lookup (Japan Post's data, src/engine/postal.ts) loads with its first use: only a
+ *  form with a postal code field looks one up (ADR 029). */
+const lookupPostal: PostalLookup = (zip) => import('./postal').then(({ lookupAddresses }) => lookupAddresses(zip));
 
 const themes = new WeakMap<object, Partial<TemplatesType>>();
 /** The engine's templates with the ones the form brings, made once per form. */
@@ -214,7 +217,7 @@ function SchemaFormInner<T extends object>(props: SchemaFormProps<T>, ref: Forwa
     masters: masters ?? {},
     patch: (values) => onChange({ ...latest.current, ...values } as Partial<T>),
     valueOf: (name) => (latest.current as Record<string, unknown>)[name],
-    postalLookup: postalLookup ?? lookupAddresses,
+    postalLookup: postalLookup ?? lookupPostal,
   };
   // Leaving a field in error says so once through the page's live region (its label and what it
   // needs); said again only when what it needs has changed.

@@ -7,7 +7,7 @@
 // checks the rjsf parts the client bundle leaves to the engine and the form modules).
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render } from '@testing-library/react';
-import type { RegistryWidgetsType } from '@rjsf/utils';
+import type { RegistryFieldsType, RegistryWidgetsType } from '@rjsf/utils';
 import { forms } from 'virtual:form-index';
 import options from '../../schemas/masters/options.json';
 import { sampleData } from '../../src/shared/sample-data';
@@ -21,19 +21,18 @@ afterEach(cleanup);
 
 const { $comment: _comment, ...MASTERS } = options;
 
-/** rjsf's versions of the engine-replaced widgets, as the client bundle has them: throwing. */
-const REPLACED_STAND_INS: RegistryWidgetsType = Object.fromEntries(
-  REPLACED_RJSF_WIDGETS.map((name) => [
-    name,
-    () => {
-      throw new Error(`rjsf's ${name} reached: the form module lacks the engine's`);
-    },
-  ]),
-);
+const thrower = (name: string) => () => {
+  throw new Error(`rjsf's ${name} reached, which the client bundle leaves out`);
+};
+/** rjsf's widgets as the client bundle has them: the ones the engine replaces (the form module
+ *  brings the engine's) and the ones no form should reach throw. */
+const REPLACED_STAND_INS: RegistryWidgetsType = Object.fromEntries([...REPLACED_RJSF_WIDGETS, 'SelectWidget', 'CheckboxesWidget', 'EmailWidget', 'URLWidget'].map((name) => [name, thrower(name)]));
+/** rjsf's fields no form should reach, throwing as in the client bundle. */
+const LEFT_OUT_FIELDS: RegistryFieldsType = Object.fromEntries(['NumberField', 'NullField', 'CyclicSchemaField', 'OptionalDataControlsField'].map((name) => [name, thrower(name)]));
 
 async function moduleOf(name: string): Promise<FormModule> {
   const module = await forms[name]();
-  return { ...module, widgets: { ...REPLACED_STAND_INS, ...module.widgets } };
+  return { ...module, widgets: { ...REPLACED_STAND_INS, ...module.widgets }, fields: { ...LEFT_OUT_FIELDS, ...module.fields } };
 }
 
 function renderWithSample(form: FormModule) {
