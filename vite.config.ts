@@ -14,14 +14,15 @@ export default defineConfig({
     slimClientPlugin(),
     clientJsonPlugin(),
     // .br and .gz beside every asset, served by @fastify/static's preCompressed (ADR 017)
-    compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, exclude: [/\.vite\//], logLevel: 'silent' }),
+    compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, exclude: [/\.vite\//, /\.map$/], logLevel: 'silent' }),
   ],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
     // .vite/manifest.json: each screen's chunk and its imports, for preloading and the budgets
     manifest: true,
-    sourcemap: true,
+    // Source maps for error reports, kept in dist/ but never named in a script nor served (ADR 029).
+    sourcemap: 'hidden',
     chunkSizeWarningLimit: 700,
   },
   server: {

@@ -15,6 +15,7 @@ import mailMessages from '../../messages/mail.ja.json';
 import operatorMessages from '../../messages/operator.ja.json';
 import impactMessages from '../../messages/impact.ja.json';
 import budgets from '../../bench/budgets.json';
+import viteConfig from '../../vite.config';
 import { readManifest, routeFiles } from '../../src/server/route-assets';
 import { routeWeight } from '../../tools/bundle-weight';
 import { rulesOf } from '../support/schema-messages';
@@ -141,6 +142,13 @@ describe('client bundle: no comments in what is shipped', () => {
     const files = shipped();
     expect(files.some(({ file }) => file === 'index.html')).toBe(true);
     expect(files.filter(({ text }) => COMMENT.test(text)).map(({ file, text }) => `${file}: …${text.slice(text.search(COMMENT), text.search(COMMENT) + 60)}…`)).toEqual([]);
+  });
+});
+
+describe('client bundle: source maps', () => {
+  it('are made for error reports but named in no script (the server answers 404 for them)', () => {
+    // 'hidden': dist/assets/*.map without a sourceMappingURL comment in the scripts
+    expect(viteConfig.build?.sourcemap).toBe('hidden');
   });
 });
 
