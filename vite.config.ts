@@ -5,6 +5,7 @@ import { compression } from 'vite-plugin-compression2';
 import { formsPlugin } from './tools/vite-plugin-forms.ts';
 import { slimClientPlugin } from './tools/vite-plugin-slim-client.ts';
 import { clientJsonPlugin } from './tools/vite-plugin-client-json.ts';
+import { postalTownsPlugin } from './tools/vite-plugin-postal-towns.ts';
 
 export default defineConfig({
   base: '/user/',
@@ -13,6 +14,7 @@ export default defineConfig({
     formsPlugin(),
     slimClientPlugin(),
     clientJsonPlugin(),
+    postalTownsPlugin(),
     // .br and .gz beside every asset, served by @fastify/static's preCompressed (ADR 017)
     compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, exclude: [/\.vite\//, /\.map$/], logLevel: 'silent' }),
   ],
@@ -24,6 +26,13 @@ export default defineConfig({
     // Source maps for error reports, kept in dist/ but never named in a script nor served (ADR 029).
     sourcemap: 'hidden',
     chunkSizeWarningLimit: 700,
+    rolldownOptions: {
+      output: {
+        // Every module the entry loads in one chunk with it (React, the router, the app shell);
+        // rolldown otherwise splits out the ones screens share (ADR 029).
+        codeSplitting: { groups: [{ name: 'index', tags: ['$initial'] }] },
+      },
+    },
   },
   server: {
     port: 5173,

@@ -38,3 +38,7 @@ declare module 'virtual:form-index' {
     () => Promise<{ schema: RJSFSchema; uiSchema: UiSchema; validateFns: ValidatorFunctions; name: string; widgets: RegistryWidgetsType; fields: RegistryFieldsType; templates: Partial<TemplatesType> }>
   >;
 }
+declare module 'virtual:postal-towns' {
+  /** The codes of several towns under each two-digit prefix (tools/vite-plugin-postal-towns.ts). */
+  export const prefixes: Record<string, () => Promise<{ default: Record<string, Array<readonly [string, string, readonly string[]]>> }>>;
+}

@@ -14,7 +14,7 @@ import catalogue from '../../schemas/catalogue.json';
 import messages from '../../messages/ja.json';
 import { format } from '../shared/format';
 import type { ClientSettings } from '../shared/api-types';
-import { entryFiles, readManifest, routeFiles, type ViteManifest } from './route-assets';
+import { entryFiles, firstRenderFiles, readManifest, routeFiles, type RouteLike, type ViteManifest } from './route-assets';
 
 export const CLIENT_SETTINGS_META = 'member-site-settings';
 
@@ -37,9 +37,8 @@ export function injectSettings(html: string, settings: ClientSettings): string {
   return html.replace('</head>', `${meta}\n</head>`);
 }
 
-interface CatalogueRoute {
+interface CatalogueRoute extends RouteLike {
   path: string;
-  screen: string;
   title: string;
   next?: string[];
 }
@@ -63,11 +62,12 @@ function routePage(index: string, links: string, route: CatalogueRoute): string 
     .replace('<div id="root"></div>', `<div id="root">${appShell(route.title)}</div>`);
 }
 
-/** `<link>`s for one route: modulepreload for what it runs at once (beyond what index.html
- *  already loads), prefetch for the next screens' files that it does not load itself. */
+/** `<link>`s for one route: modulepreload for what its first render loads (beyond what
+ *  index.html already loads; postal data, which depends on the member's code, aside), prefetch
+ *  for the next screens' files that it does not load itself. */
 export function routeLinks(manifest: ViteManifest, route: CatalogueRoute, routes: CatalogueRoute[], base: string): string {
   const entry = entryFiles(manifest);
-  const own = routeFiles(manifest, route.screen);
+  const own = firstRenderFiles(manifest, route);
   const preload = own.js.filter((file) => !entry.js.includes(file));
   const nextScreens = (route.next ?? []).map((path) => routes.find((r) => r.path === path)?.screen).filter((s): s is string => !!s);
   const prefetch = [...new Set(nextScreens.flatMap((screen) => routeFiles(manifest, screen).js))].filter((file) => !own.js.includes(file));
