@@ -4,6 +4,8 @@ import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
 import { formsPlugin } from './tools/vite-plugin-forms.ts';
 import { slimClientPlugin } from './tools/vite-plugin-slim-client.ts';
+import { clientJsonPlugin } from './tools/vite-plugin-client-json.ts';
+import { postalTownsPlugin } from './tools/vite-plugin-postal-towns.ts';
 
 /** Test files that time something or run whole processes (see test.projects below). */
 const ALONE = [
@@ -23,16 +25,26 @@ export default defineConfig({
     react(),
     formsPlugin(),
     slimClientPlugin(),
+    clientJsonPlugin(),
+    postalTownsPlugin(),
     // .br and .gz beside every asset, served by @fastify/static's preCompressed (ADR 017)
-    compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, exclude: [/\.vite\//], logLevel: 'silent' }),
+    compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, exclude: [/\.vite\//, /\.map$/], logLevel: 'silent' }),
   ],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
     // .vite/manifest.json: each screen's chunk and its imports, for preloading and the budgets
     manifest: true,
-    sourcemap: true,
+    // Source maps for error reports, kept in dist/ but never named in a script nor served (ADR 029).
+    sourcemap: 'hidden',
     chunkSizeWarningLimit: 700,
+    rolldownOptions: {
+      output: {
+        // Every module the entry loads in one chunk with it (React, the router, the app shell);
+        // rolldown otherwise splits out the ones screens share (ADR 029).
+        codeSplitting: { groups: [{ name: 'index', tags: ['$initial'] }] },
+      },
+    },
   },
   server: {
     port: 5173,

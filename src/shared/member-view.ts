@@ -9,7 +9,7 @@
 import type { JsonObject } from './validation/schema-bundle.ts';
 import { fieldNodes } from './validation/schema-nodes.ts';
 import { choiceBringing, masterOf } from './validation/conditions.ts';
-import { displayText, fieldOrder, kindOf, storedName, type RecordForm } from './member-record.ts';
+import { fieldOrder, fieldText, kindOf, storedName, type RecordForm } from './member-record.ts';
 import { format } from './format.ts';
 
 export interface ViewRow {
@@ -68,12 +68,9 @@ function titleOf(field: Field): string {
   return typeof title === 'string' ? title : field.name;
 }
 
-/** A stored text as a member reads it: a date as a long Japanese date (year, month and day with their kanji), other texts through
- *  their x-display. The info view's rows and a form's read-only field (the birthday on edit)
- *  show a value the same way. */
-export function fieldText(node: JsonObject, text: string, formatDate: (value: string) => string): string {
-  return node.format === 'date' ? formatDate(text) : displayText(node, text);
-}
+// fieldText lives beside displayText, so a form's read-only date field does not bring the whole
+// view with it (ADR 029).
+export { fieldText };
 
 /** `saved` (the record's values as they travel, by stored name) as rows: those the first form's
  *  "ui:view" states, then every other stored field of `forms`. */

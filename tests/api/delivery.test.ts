@@ -51,6 +51,8 @@ beforeAll(async () => {
     writeFileSync(join(distDir, `${file}.gz`), gzipSync(SCRIPT(name)));
   }
   writeFileSync(join(distDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  // the build's source map beside its script, as `npm run build` leaves it
+  writeFileSync(join(distDir, `${FILES.entry}.map`), JSON.stringify({ version: 3, sources: ['src/main.tsx'], mappings: '' }));
   testDb = await openTestDb('sqlite');
   app = await build({ db: testDb.db, mailer: new FakeMailer(), clientKey: CLIENT_KEY, secret: SECRET, config: testConfig, distDir });
   // An answer of a known size on each side of the 1 KB threshold.
@@ -95,6 +97,19 @@ describe('hashed assets', () => {
     const res = await get(`/user/${MANIFEST_PATH}`);
     expect(res.body).not.toContain(FILES.login);
   });
+
+  it('source maps stay on the server: 404, not the map and not the page', async () => {
+    const res = await get(`/user/${FILES.entry}.map`);
+    expect(res.statusCode).toBe(404);
+    expect(res.body).not.toContain('mappings');
+    expect(res.body).not.toContain('id="root"');
+  });
+
+  it('a file the build did not make (an old hash) is 404, not the page with a 200', async () => {
+    const res = await get('/user/assets/index-OLDHASH.js');
+    expect(res.statusCode).toBe(404);
+    expect(res.body).not.toContain('id="root"');
+  });
 });
 
 describe('route HTML', () => {
@@ -113,6 +128,15 @@ describe('route HTML', () => {
     // login → mypage (catalogue "next"): what mypage needs that login did not load
     expect(links(html, 'prefetch')).toEqual([FILES.mypage]);
     expect(html).toContain('member-site-settings');
+  });
+
+  it('loads its scripts at low priority, its stylesheet not: the app shell paints first', async () => {
+    const html = (await get('/user/login')).body;
+    const scripts = [...html.matchAll(/<script type="module"[^>]*>|<link rel="modulepreload"[^>]*>/g)].map((m) => m[0]);
+    expect(scripts.length).toBe(5); // the entry and the four preloads
+    expect(scripts.filter((tag) => !tag.includes('fetchpriority="low"'))).toEqual([]);
+    expect(links(html, 'prefetch').length).toBeGreaterThan(0);
+    expect(html).not.toMatch(/<link rel="(stylesheet|prefetch)"[^>]*fetchpriority/);
   });
 
   it('a route without "next" prefetches nothing; a query string or trailing slash finds the same page', async () => {

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import options from '../../schemas/masters/options.json';
 import { migrate } from '../../src/server/db/connect';
 import { MASTER_NAMES, seedMasters, type MasterName } from '../../src/server/masters';
+import { MASTER_MAX_AGE_SECONDS } from '../../src/server/routes/masters';
 import { CLIENT_KEY, DATABASES, Harness, expectError, setUpOrFail } from '../support/api-harness';
 import { rulesOf, schemaSet } from '../support/schema-messages';
 
@@ -151,5 +152,67 @@ describe.each(DATABASES)('master option lists ($name)', ({ kind }) => {
       await migrate(h.db);
     }
     expect((await get('?master_name=job')).json()).toEqual(FILE.job);
+  });
+
+  // The lists change only when a start reseeds them: a browser keeps one for a few minutes, then
+  // asks with its tag and gets 304 while it is still the same (ADR 029).
+  describe('caching', () => {
+    const CACHED = `public, max-age=${MASTER_MAX_AGE_SECONDS}`;
+
+    it('a list carries a tag of its content and may be kept five minutes', async () => {
+      const job = await get('?master_name=job');
+      expect(job.headers['cache-control']).toBe(CACHED);
+      expect(MASTER_MAX_AGE_SECONDS).toBe(300);
+      expect(job.headers.etag).toMatch(/^W\/"[\w-]{20,}"$/);
+      expect((await get('?master_name=job')).headers.etag).toBe(job.headers.etag);
+      expect((await get('?master_name=industry')).headers.etag).not.toBe(job.headers.etag);
+    });
+
+    it('asked again with its tag → 304 without a body; with another tag → the list', async () => {
+      const tag = String((await get('?master_name=job')).headers.etag);
+      const same = await get('?master_name=job', { 'if-none-match': tag });
+      expect(same.statusCode).toBe(304);
+      expect(same.body).toBe('');
+      expect(same.headers.etag).toBe(tag);
+      expect(same.headers['cache-control']).toBe(CACHED);
+      // among several tags, and as a strong tag (what some caches send back)
+      expect((await get('?master_name=job', { 'if-none-match': `"other", ${tag}` })).statusCode).toBe(304);
+      expect((await get('?master_name=job', { 'if-none-match': tag.replace(/^W\//, '') })).statusCode).toBe(304);
+      const other = await get('?master_name=job', { 'if-none-match': 'W/"not-this-list"' });
+      expect(other.statusCode).toBe(200);
+      expect(other.json()).toEqual(FILE.job);
+      // a tag of another list is not this one's
+      const industryTag = String((await get('?master_name=industry')).headers.etag);
+      expect((await get('?master_name=job', { 'if-none-match': industryTag })).statusCode).toBe(200);
+    });
+
+    it('a reseeded list gets a new tag: the old one brings the new list', async () => {
+      const before = String((await get('?master_name=mail_opt')).headers.etag);
+      try {
+        await seedMasters(h.db, { ...FILE, mail_opt: [{ value: '1', label: '受け取る（推奨）' }] });
+        const after = await get('?master_name=mail_opt', { 'if-none-match': before });
+        expect(after.statusCode).toBe(200);
+        expect(after.json()).toEqual([{ value: '1', label: '受け取る（推奨）' }]);
+        expect(after.headers.etag).not.toBe(before);
+      } finally {
+        await migrate(h.db);
+      }
+      expect((await get('?master_name=mail_opt', { 'if-none-match': before })).statusCode).toBe(304);
+    });
+
+    it('a request with a member’s token keeps the app’s no-store', async () => {
+      const res = await get('?master_name=job', { authorization: 'Bearer not-a-session' });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['cache-control']).toBe('no-store');
+    });
+
+    it('the municipalities (GET /v1/master/denshijiti) too', async () => {
+      const res = await h.app.inject({ method: 'GET', url: '/v1/master/denshijiti' });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['cache-control']).toBe(CACHED);
+      const again = await h.app.inject({ method: 'GET', url: '/v1/master/denshijiti', headers: { 'if-none-match': String(res.headers.etag) } });
+      expect(again.statusCode).toBe(304);
+      expect(again.body).toBe('');
+    });
   });
 });

@@ -49,7 +49,8 @@ function formsImportedBy(screen: string): string[] {
   const files = (d: string): string[] => readdirSync(d).flatMap((f) => (statSync(join(d, f)).isDirectory() ? files(join(d, f)) : [join(d, f)]));
   const names = files(dir)
     .filter((f) => /\.tsx?$/.test(f))
-    .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/['"]virtual:form\/([^'"]+)['"]/g)].map((m) => m[1]));
+    // the whole form (virtual:form/…) or its schema alone (virtual:form-data/…, a view of the record)
+    .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/['"]virtual:form(?:-data)?\/([^'"]+)['"]/g)].map((m) => m[1]));
   return [...new Set(names)].sort();
 }
 

@@ -4,9 +4,13 @@
 // bundled form is a fragment of that form, and no UI schema or format reaches a left-out component.
 import { describe, expect, it } from 'vitest';
 import { getWidget, type RJSFSchema, type Widget } from '@rjsf/utils';
-import { LEFT_OUT_COMPONENTS } from '../../tools/vite-plugin-slim-client';
-import { widgets as engineWidgets } from '../../src/engine/registry';
-import { existsSync } from 'node:fs';
+import { FORM_PROVIDED_COMPONENTS, LEFT_OUT_COMPONENTS, LEFT_OUT_UTILITIES, REPLACED_COMPONENTS } from '../../tools/vite-plugin-slim-client';
+import { widgets as engineWidgets, templates } from '../../src/engine/registry';
+import { ENGINE_WIDGETS, REPLACED_RJSF_WIDGETS } from '../../src/engine/widget-names';
+import { formParts } from '../../tools/form-parts';
+import { rootSchemaConstant } from '../../tools/vite-plugin-forms';
+import { precompileValidators } from '../../tools/precompile';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formNames, loadBundledForm } from '../../src/shared/validation/schema-files';
 import fragmentUri from '../../src/engine/fragment-uri';
@@ -39,8 +43,16 @@ function registryWidgetsFor(name: string): string[] {
 describe('the left-out rjsf components', () => {
   it('are real registry names (a renamed one would silently be bundled again)', () => {
     for (const name of LEFT_OUT_COMPONENTS) {
-      const kind = name.endsWith('Field') ? 'fields' : 'widgets';
+      const kind = name.endsWith('Field') ? 'fields' : name.endsWith('Widget') ? 'widgets' : 'templates';
       expect(existsSync(join('node_modules/@rjsf/core/lib/components', kind, `${name}.js`)), name).toBe(true);
+      expect(readFileSync(join('node_modules/@rjsf/core/lib/components', kind, 'index.js'), 'utf8'), name).toContain(`from "./${name}.js"`);
+    }
+  });
+
+  it('the left-out schema utilities are imported as ./<name>.js by rjsf’s other schema utilities', () => {
+    for (const name of LEFT_OUT_UTILITIES) {
+      expect(existsSync(join('node_modules/@rjsf/utils/lib/schema', `${name}.js`)), name).toBe(true);
+      expect(readFileSync('node_modules/@rjsf/utils/lib/schema/index.js', 'utf8'), name).toContain(`from "./${name}.js"`);
     }
   });
 
@@ -59,6 +71,59 @@ describe.each(formNames())('form %s', (name) => {
     const formats = [...walk(schema)].filter(([, key, value]) => key === 'format' && typeof value === 'string').map(([, , value]) => String(value));
     const reached = new Set([...named, ...[...named, ...formats].flatMap(registryWidgetsFor)]);
     expect(LEFT_OUT_COMPONENTS.filter((component) => reached.has(component))).toEqual([]);
+  });
+
+  const rendered = () => [...walk(schema)].filter(([path]) => !/\/not(\/|$)/.test(path));
+
+  it('has no number, integer or null field (rjsf’s NumberField and NullField are left out of the bundle)', () => {
+    const types = rendered().filter(([, key]) => key === 'type').flatMap(([, , value]) => (Array.isArray(value) ? value : [value]));
+    expect(types.filter((type) => ['number', 'integer', 'null'].includes(String(type)))).toEqual([]);
+  });
+
+  it('names the widget of every choice (rjsf’s SelectWidget and CheckboxesWidget are left out of the bundle)', () => {
+    const defs = (schema.$defs ?? {}) as Record<string, Record<string, unknown>>;
+    const resolve = (node: Record<string, unknown>): Record<string, unknown> => {
+      const ref = typeof node.$ref === 'string' ? defs[node.$ref.replace('#/$defs/', '')] : undefined;
+      return ref ? { ...resolve(ref), ...node } : node;
+    };
+    const isChoice = (node: Record<string, unknown>) => 'enum' in node || (typeof node.items === 'object' && node.items !== null && 'enum' in resolve(node.items as Record<string, unknown>));
+    const choices = rendered()
+      .filter(([, key, value]) => key === 'properties' && value && typeof value === 'object')
+      .flatMap(([, , properties]) => Object.entries(properties as Record<string, Record<string, unknown>>))
+      .filter(([, node]) => isChoice(resolve(node)))
+      .map(([field]) => field);
+    const unnamed = choices.filter((field) => typeof (uiSchema[field] as Record<string, unknown> | undefined)?.['ui:widget'] !== 'string');
+    expect(unnamed).toEqual([]);
+  });
+
+  it('has no $ref that comes back to itself (rjsf’s CyclicSchemaField is left out of the bundle)', () => {
+    const defs = (schema.$defs ?? {}) as Record<string, unknown>;
+    const refsOf = (value: unknown) => [...walk(value)].filter(([, key]) => key === '$ref').map(([, , ref]) => String(ref).replace('#/$defs/', ''));
+    const cyclic = Object.keys(defs).filter((name) => {
+      const seen = new Set<string>();
+      const queue = refsOf(defs[name]);
+      while (queue.length) {
+        const next = queue.shift()!;
+        if (next === name) return true;
+        if (seen.has(next)) continue;
+        seen.add(next);
+        queue.push(...refsOf(defs[next]));
+      }
+      return false;
+    });
+    expect(cyclic).toEqual([]);
+  });
+
+  it('its module exports the validators’ own copy of the root schema, not a second one', () => {
+    const code = precompileValidators(schema as RJSFSchema);
+    const constant = rootSchemaConstant(code, schema);
+    expect(constant).toMatch(/^schema\d+$/);
+    // not found for another schema
+    expect(rootSchemaConstant(code, { ...schema, title: 'another' })).toBeUndefined();
+  });
+
+  it('asks for no optional-data controls (rjsf’s OptionalDataControlsField is left out of the bundle)', () => {
+    expect([...walk(uiSchema)].filter(([, key]) => key === 'enableOptionalDataFieldForType')).toEqual([]);
   });
 
   it('has no anyOf or oneOf (rjsf’s MultiSchemaField is left out of the bundle)', () => {
@@ -85,5 +150,61 @@ describe('the fast-uri stand-in', () => {
   it('refuses what it cannot resolve instead of resolving it wrongly', () => {
     expect(() => fragmentUri.resolve('#', 'https://example.com/other.json#/x')).toThrow(/same-document/);
     expect(() => fragmentUri.equal('a', 'a')).toThrow(/same-document/);
+  });
+});
+
+describe('the engine’s widget names', () => {
+  it('each names a widget file, and the registry the tests use has them all', () => {
+    for (const file of Object.values(ENGINE_WIDGETS)) expect(existsSync(join('src/engine/widgets', `${file}.tsx`)), file).toBe(true);
+    expect(Object.keys(engineWidgets).sort()).toEqual(Object.keys(ENGINE_WIDGETS).sort());
+  });
+});
+
+describe('rjsf’s parts the client bundle leaves to the engine and the form modules', () => {
+  const core = 'node_modules/@rjsf/core/lib/components';
+
+  it('are real files of rjsf’s registry (a renamed one would silently be bundled again)', () => {
+    for (const name of [...REPLACED_COMPONENTS, ...FORM_PROVIDED_COMPONENTS]) {
+      const kind = name.endsWith('Field') ? 'fields' : name.endsWith('Widget') ? 'widgets' : 'templates';
+      expect(existsSync(join(core, kind, `${name}.js`)), name).toBe(true);
+      expect(readFileSync(join(core, kind, 'index.js'), 'utf8'), name).toContain(`from "./${name}.js"`);
+    }
+  });
+
+  it('the replaced widgets are the engine’s, the replaced templates the engine theme’s', () => {
+    expect(REPLACED_COMPONENTS.filter((name) => name.endsWith('Widget')).sort()).toEqual([...REPLACED_RJSF_WIDGETS].sort());
+    // rjsf's registry names of the replaced template files
+    const registryName: Record<string, string> = { ErrorList: 'ErrorListTemplate', 'FieldTemplate/index': 'FieldTemplate' };
+    // WrapIfAdditionalTemplate: only rjsf's own FieldTemplate renders it
+    const replacedTemplates = REPLACED_COMPONENTS.filter((name) => !name.endsWith('Widget') && name !== 'WrapIfAdditionalTemplate').map((name) => registryName[name] ?? name);
+    expect(replacedTemplates.filter((name) => !(name in templates))).toEqual([]);
+    const users = readdirSync('node_modules/@rjsf/core/lib/components', { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && entry.name.endsWith('.js'))
+      .map((entry) => join(entry.parentPath, entry.name))
+      .filter((file) => /getTemplate\('WrapIfAdditionalTemplate'/.test(readFileSync(file, 'utf8')));
+    expect(users.map((file) => file.replace(/\\/g, '/').split('components/')[1])).toEqual(['templates/FieldTemplate/FieldTemplate.js']);
+  });
+
+  it('rjsf reaches its allOf merge only through ./shallowAllOfMerge.js in lib/schema, and the merge library only from there', () => {
+    const lib = 'node_modules/@rjsf/utils/lib';
+    const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith('.js') ? [join(dir, entry.name)] : []));
+    const importers = files(lib).filter((file) => /from ['"][^'"]*shallowAllOfMerge/.test(readFileSync(file, 'utf8')));
+    expect(importers.length).toBeGreaterThan(0);
+    for (const file of importers) {
+      expect(file, file).toMatch(/lib\/schema\/\w+\.js$/);
+      expect([...readFileSync(file, 'utf8').matchAll(/from ['"]([^'"]*shallowAllOfMerge[^'"]*)['"]/g)].map((m) => m[1])).toEqual(['./shallowAllOfMerge.js']);
+    }
+    const mergeUsers = files(lib).filter((file) => /from ['"]@x0k\/json-schema-merge/.test(readFileSync(file, 'utf8')));
+    expect(mergeUsers.map((file) => file.slice(lib.length + 1))).toEqual(['schema/shallowAllOfMerge.js']);
+  });
+
+  it('a schema with an array or an allOf asks for rjsf’s parts', () => {
+    expect(formParts({ type: 'object', properties: { a: { type: 'string' } } }, {})).toEqual({ widgets: [], arrays: false, booleans: false, allOf: false });
+    expect(formParts({ type: 'object', properties: { a: { type: 'array', items: { type: 'string' } } } }, {})).toMatchObject({ arrays: true });
+    expect(formParts({ type: 'object', allOf: [{ if: {}, then: {} }] }, {})).toMatchObject({ allOf: true });
+    // what sits inside a `not` is never rendered
+    expect(formParts({ type: 'string', not: { allOf: [{ pattern: 'x' }] } }, {})).toMatchObject({ allOf: false });
+    expect(formParts({ type: 'object', properties: { agree: { type: 'boolean' } } }, {})).toMatchObject({ widgets: ['CheckboxWidget'], booleans: true });
+    expect(formParts({ type: 'object', properties: { t: { type: 'string' } } }, { t: { 'ui:widget': 'textarea' } }).widgets).toEqual(['TextareaWidget']);
   });
 });

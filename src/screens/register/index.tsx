@@ -5,7 +5,6 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import * as profileForm from 'virtual:form/register-profile';
 import * as termsForm from 'virtual:form/register-terms';
 import messages from '../../../messages/ja.json';
-import terms from '../../../messages/terms.ja.json';
 import { SchemaForm, differsFromDefaults, isFormValid, summaryOf, type SchemaFormHandle } from '../../engine/SchemaForm';
 import { ErrorSummary } from '../../engine/ErrorSummary';
 import { format } from '../../shared/format';
@@ -19,7 +18,7 @@ import { getMasters, MasterLoadError } from '../../api/masters';
 import { registerMember } from '../../api/registration';
 import { useAlert } from '../../app/alert';
 import { applicationReceived } from '../../app/application-received';
-import { LegalDocument } from '../../app/LegalDocument';
+import { LazyLegalDocument } from '../../app/LazyLegalDocument';
 import { navigateTop } from '../../app/frame';
 import { settings } from '../../api/settings';
 import { startSession } from '../../api/session';
@@ -27,6 +26,9 @@ import { EmailStep, type Address, type Verified } from './EmailStep';
 import { useLeaveWarning, useSessionDraft } from '../../app/use-session-draft';
 
 const text = messages.register;
+/** The terms of use, at the foot of the page: loaded when their box comes into view, or once the
+ *  address is verified (the member can then agree to them). */
+const loadTerms = () => import('../../../messages/terms.ja.json');
 /** STEP2's data, as its schema (register-profile) shapes it. */
 type Profile = Record<string, unknown>;
 
@@ -140,7 +142,7 @@ export default function RegisterScreen() {
         <h2 id="step3-title" className="step__title">
           {text.step3}
         </h2>
-        <LegalDocument id="terms" text={terms} />
+        <LazyLegalDocument id="terms" load={loadTerms} now={!!verified} />
         <LockedUntilVerified locked={!verified} titleId="step3-title" noteId="step3-locked">
           <SchemaForm
             ref={termsRef}
