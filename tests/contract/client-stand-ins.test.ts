@@ -8,8 +8,6 @@ import { FORM_PROVIDED_COMPONENTS, LEFT_OUT_COMPONENTS, LEFT_OUT_UTILITIES, REPL
 import { widgets as engineWidgets, templates } from '../../src/engine/registry';
 import { ENGINE_WIDGETS, REPLACED_RJSF_WIDGETS } from '../../src/engine/widget-names';
 import { formParts } from '../../tools/form-parts';
-import { rootSchemaConstant } from '../../tools/vite-plugin-forms';
-import { precompileValidators } from '../../tools/precompile';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formNames, loadBundledForm } from '../../src/shared/validation/schema-files';
@@ -112,14 +110,6 @@ describe.each(formNames())('form %s', (name) => {
       return false;
     });
     expect(cyclic).toEqual([]);
-  });
-
-  it('its module exports the validators’ own copy of the root schema, not a second one', () => {
-    const code = precompileValidators(schema as RJSFSchema);
-    const constant = rootSchemaConstant(code, schema);
-    expect(constant).toMatch(/^schema\d+$/);
-    // not found for another schema
-    expect(rootSchemaConstant(code, { ...schema, title: 'another' })).toBeUndefined();
   });
 
   it('asks for no optional-data controls (rjsf’s OptionalDataControlsField is left out of the bundle)', () => {
