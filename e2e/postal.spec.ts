@@ -37,7 +37,7 @@ async function verifyInFrame(page: Page, { app }: Framed) {
 }
 
 test('registration STEP2: choose among several towns, a long list in a select, no match said, a whole village fills the village only', async ({ page }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(150_000);
   const framed = await openFramed(page, '/register');
   await verifyInFrame(page, framed);
   const { app } = framed;
@@ -92,7 +92,7 @@ test('registration STEP2: choose among several towns, a long list in a select, n
 });
 
 test('edit: a code of several towns offers them beside the saved address and fills the chosen one', async ({ page, member }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(150_000);
   const framed = await openFramed(page);
   await loginInFrame(page, framed, member);
   await expect.poll(() => framed.frame.url()).toMatch(/\/user\/mypage$/);
