@@ -31,6 +31,8 @@ import { contactRoutes } from './routes/contact';
 import { passwordResetRoutes } from './routes/password-reset';
 import { oldRegistrationRoutes } from './routes/old-registration';
 import { healthRoutes } from './routes/health';
+import { adminRoutes } from './admin';
+import type { AdminSettings } from './admin/settings';
 import { isBadData, isDatabaseUnavailable } from './db/errors';
 import { TextGuardPlugin } from './db/text-guard';
 import { createRateLimits } from './limits/rate-limits';
@@ -73,6 +75,8 @@ export interface BuildOptions {
    *  it is unreachable). Until then the API and /readyz answer 503 DB_UNAVAILABLE, /healthz and
    *  the client's pages are served, and the outbox worker waits. Default: always ready. */
   ready?: () => boolean;
+  /** The back office's session lengths (default: 30 minutes idle, 8 hours in all). */
+  adminSettings?: AdminSettings;
 }
 
 /** Seconds a 503 DB_UNAVAILABLE asks the client to wait (Retry-After). */
@@ -272,6 +276,7 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
   accountRoutes(app, ctx);
   contactRoutes(app, ctx);
   passwordResetRoutes(app, ctx);
+  adminRoutes(app, ctx, opts.adminSettings);
 
   const settings: ClientSettings = {
     clientKey: opts.clientKey,

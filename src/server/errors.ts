@@ -28,6 +28,9 @@ export const errorStatus = {
   MAIL_FAILED: 502,
   INTERNAL: 500,
   DB_UNAVAILABLE: 503,
+  ADMIN_UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  CSRF_INVALID: 403,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

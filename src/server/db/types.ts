@@ -172,6 +172,59 @@ export interface InquiryListVersionsTable {
   version: number;
 }
 
+/** A person of the programme's office who uses the back office (docs/decisions/030). */
+export interface OperatorsTable {
+  id: string;
+  /** Canonical (lower-case) address: one operator per address. */
+  email: string;
+  name: string;
+  /** 'admin' | 'secretariat' | 'municipality' (src/server/admin/permissions.ts). */
+  role: string;
+  /** 'invited' until the set-up link is used, then 'active'; 'disabled' ends every session. */
+  status: 'invited' | 'active' | 'disabled';
+  password_hash: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A single-use link to choose a password, mailed when an operator is added (24 h). */
+export interface OperatorSetupLinksTable {
+  id: string;
+  operator_id: string;
+  key_hash: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** A back-office session: the cookie's token (hashed), its CSRF token, an idle end that slides
+ *  with the operator's requests and an absolute end fixed at login. */
+export interface OperatorSessionsTable {
+  token_hash: string;
+  operator_id: string;
+  csrf_token: string;
+  created_at: string;
+  expires_at: string;
+  ends_at: string;
+  revoked_at: string | null;
+}
+
+/** Append-only (triggers refuse UPDATE and DELETE): src/server/admin/audit.ts. */
+export interface AuditLogTable {
+  id: string;
+  at: string;
+  actor_type: 'operator' | 'cli';
+  operator_id: string | null;
+  actor_label: string;
+  actor_role: string | null;
+  action: string;
+  member_id: string | null;
+  target: string | null;
+  /** JSON object. */
+  detail: string;
+  ip: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -190,6 +243,10 @@ export interface Database {
   acknowledgement_counts: AcknowledgementCountsTable;
   instance_secrets: InstanceSecretsTable;
   inquiry_list_versions: InquiryListVersionsTable;
+  operators: OperatorsTable;
+  operator_setup_links: OperatorSetupLinksTable;
+  operator_sessions: OperatorSessionsTable;
+  audit_log: AuditLogTable;
 }
 
 export type User = Selectable<UsersTable>;

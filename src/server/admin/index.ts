@@ -1,0 +1,14 @@
+// The back office's API under /v1/admin/ (docs/decisions/030).
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context';
+import type { AdminContext } from './context';
+import { createAdminGuard } from './guard';
+import { DEFAULT_ADMIN_SETTINGS, type AdminSettings } from './settings';
+import { adminAuthRoutes } from './routes/auth';
+import { adminRecordRoutes } from './routes/records';
+
+export function adminRoutes(app: FastifyInstance, ctx: AppContext, settings: AdminSettings = DEFAULT_ADMIN_SETTINGS): void {
+  const adminCtx: AdminContext = { ...ctx, admin: { ...createAdminGuard(ctx.db, settings), settings } };
+  adminAuthRoutes(app, adminCtx);
+  adminRecordRoutes(app, adminCtx);
+}
