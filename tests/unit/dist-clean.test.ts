@@ -50,7 +50,18 @@ function listFiles(dir: string): string[] {
   });
 }
 
+/** `npm test` builds once before the unit tests (run-p typecheck lint build) and names the
+ *  folder here, so this file reads that build instead of making its own. */
+const BUILT = process.env.BUILT_DIST ? join(ROOT, process.env.BUILT_DIST) : undefined;
+
 beforeAll(async () => {
+  if (BUILT) {
+    scripts = listFiles(BUILT)
+      .filter((f) => /\.(m?js|cjs)$/.test(f))
+      .map((file) => ({ file: file.slice(BUILT.length + 1), code: readFileSync(file, 'utf8') }));
+    outDir = BUILT;
+    return;
+  }
   outDir = mkdtempSync(join(tmpdir(), 'member-site-dist-'));
   // vitest runs with NODE_ENV=test, which would give React's development build: build what
   // `npm run build` builds.
@@ -71,7 +82,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(() => {
-  if (outDir) rmSync(outDir, { recursive: true, force: true });
+  if (outDir && outDir !== BUILT) rmSync(outDir, { recursive: true, force: true });
 });
 
 describe('client bundle', () => {
