@@ -6,6 +6,7 @@ import { DEFAULT_LIMITS, type LimitNumbers } from './limits/rate-limits';
 import { inParent } from '../shared/parent-link';
 import catalogue from '../../schemas/catalogue.json';
 import type { MailLinks } from './mail/mailer';
+import { DEFAULT_ADMIN_SETTINGS, type AdminSettings } from './admin/settings';
 
 export interface Config {
   port: number;
@@ -43,6 +44,10 @@ export interface Config {
   sessionSeconds: number;
   /** ...and at the latest this long after login, however active the member is (024). */
   sessionMaxSeconds: number;
+  /** A back-office session ends this long after the operator's last request (issue 23: 30 minutes). */
+  adminSessionSeconds: number;
+  /** ...and at the latest this long after login (8 hours). */
+  adminSessionMaxSeconds: number;
   codeTtlSeconds: number;
   codeMaxAttempts: number;
   codesPerHour: number;
@@ -95,6 +100,11 @@ export function mailLinksOf(config: Pick<Config, 'siteTopUrl' | 'supportUrl' | '
   };
 }
 
+/** The back office's session lengths (src/server/admin/settings.ts). */
+export function adminSettingsOf(config: Pick<Config, 'adminSessionSeconds' | 'adminSessionMaxSeconds'>): AdminSettings {
+  return { sessionSeconds: config.adminSessionSeconds, sessionMaxSeconds: config.adminSessionMaxSeconds };
+}
+
 /** Where mail goes: the configured relay, or the mail catcher `npm start` embeds. */
 export function smtpUrlOf(config: Pick<Config, 'smtpUrl' | 'mailCatcherSmtpPort'>): string {
   return config.smtpUrl ?? `smtp://127.0.0.1:${config.mailCatcherSmtpPort}`;
@@ -126,6 +136,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const sessionSeconds = int(env, 'SESSION_SECONDS', 3600);
   const sessionMaxSeconds = int(env, 'SESSION_MAX_SECONDS', 43200);
   if (sessionMaxSeconds < sessionSeconds) throw new Error(`SESSION_MAX_SECONDS (${sessionMaxSeconds}) must be at least SESSION_SECONDS (${sessionSeconds})`);
+  const adminSessionSeconds = int(env, 'ADMIN_SESSION_SECONDS', DEFAULT_ADMIN_SETTINGS.sessionSeconds);
+  const adminSessionMaxSeconds = int(env, 'ADMIN_SESSION_MAX_SECONDS', DEFAULT_ADMIN_SETTINGS.sessionMaxSeconds);
+  if (adminSessionMaxSeconds < adminSessionSeconds) {
+    throw new Error(`ADMIN_SESSION_MAX_SECONDS (${adminSessionMaxSeconds}) must be at least ADMIN_SESSION_SECONDS (${adminSessionSeconds})`);
+  }
   return {
     port,
     host: env.HOST ?? '127.0.0.1',
@@ -149,6 +164,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     sessionSeconds,
     sessionMaxSeconds,
+    adminSessionSeconds,
+    adminSessionMaxSeconds,
     codeTtlSeconds: int(env, 'CODE_TTL_SECONDS', 600),
     codeMaxAttempts: int(env, 'CODE_MAX_ATTEMPTS', 5),
     codesPerHour: int(env, 'CODES_PER_HOUR', 10),

@@ -31,6 +31,10 @@ export const errorStatus = {
   ADMIN_UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
   CSRF_INVALID: 403,
+  OPERATOR_EXISTS: 409,
+  OPERATOR_DISABLED: 409,
+  OPERATOR_SELF: 409,
+  SETUP_MAIL_FAILED: 502,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

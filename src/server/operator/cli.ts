@@ -16,5 +16,5 @@ process.exitCode = await runOperator(process.argv.slice(2), consoleOutput, async
     throw error;
   }
   // As the site: a real relay when SMTP_URL is set, else the catcher a running `npm start` embeds.
-  return { db, mailer: createMailer(smtpUrlOf(config), config.mailFrom, config.smtpTimeoutSeconds * 1000, mailLinksOf(config)), close: () => db.destroy() };
+  return { db, mailer: createMailer(smtpUrlOf(config), config.mailFrom, config.smtpTimeoutSeconds * 1000, mailLinksOf(config)), publicUrl: config.publicUrl, close: () => db.destroy() };
 });

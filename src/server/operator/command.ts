@@ -2,10 +2,17 @@ import type { Db } from '../db/connect';
 import type { Mailer } from '../mail/mailer';
 import type { Output } from './output';
 
+/** What a command may need to know of the site beyond its database and relay. */
+export interface Site {
+  /** Where the site is reached (PUBLIC_URL): links a command mails point there. Unset: the
+   *  site's configuration from the environment (loadConfig). */
+  publicUrl?: string;
+}
+
 /** One command: `args` are what follows `<group> <name>` on the command line; `mailer` is the
  *  relay (a command that mails queues through the outbox, ./mail.ts). Throws OperatorError for
  *  anything the operator must fix; returns when it succeeded. */
-export type CommandRun = (db: Db, mailer: Mailer, args: string[], output: Output) => Promise<void>;
+export type CommandRun = (db: Db, mailer: Mailer, args: string[], output: Output, site?: Site) => Promise<void>;
 
 export interface Command {
   group: string;

@@ -9,14 +9,17 @@ import { inquiryCommands } from './inquiries';
 import { noticeCommands } from './notices';
 import { memberCommands } from './members';
 import { outboxCommands } from './outbox';
+import { operatorCommands } from './operators';
 import { align, type Output } from './output';
 import { say, text } from './text';
 
-export const COMMANDS: Command[] = [...applicationCommands, ...noticeCommands, ...inquiryCommands, ...memberCommands, ...outboxCommands];
+export const COMMANDS: Command[] = [...applicationCommands, ...noticeCommands, ...inquiryCommands, ...memberCommands, ...outboxCommands, ...operatorCommands];
 
 export interface Connection {
   db: Db;
   mailer: Mailer;
+  /** PUBLIC_URL, for the links a command mails (command.ts Site). */
+  publicUrl?: string;
   close(): Promise<void>;
 }
 
@@ -55,7 +58,7 @@ export async function runOperator(argv: string[], output: Output, connect: () =>
   try {
     // The relay itself: the commands that mail queue it in the outbox (./mail.ts), and
     // `outbox retry` sends queued rows through it.
-    await command.run(connection.db, connection.mailer, args, output);
+    await command.run(connection.db, connection.mailer, args, output, { publicUrl: connection.publicUrl });
     return 0;
   } catch (error) {
     if (error instanceof OperatorError) output.err(error.message);

@@ -11,7 +11,7 @@ import { iso, inSeconds, japanDay, now } from './clock';
 import type { RateLimits } from '../limits/rate-limits';
 import type { Mailer, MailTemplate } from '../mail/mailer';
 
-export type CodePurpose = 'login' | 'email_register' | 'password_change' | 'email_change';
+export type CodePurpose = 'login' | 'email_register' | 'password_change' | 'email_change' | 'operator_login';
 
 export interface CodeLimits {
   secret: string;

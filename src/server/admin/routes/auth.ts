@@ -1,6 +1,198 @@
-// /v1/admin/session…: set-up link, login (password, then a mailed code), who am I, logout.
-// Filled in by the back office's accounts work (issue 23).
-import type { FastifyInstance } from 'fastify';
+// /v1/admin/ accounts and sessions (docs/decisions/030): the set-up link, login (password, then
+// a code mailed every time), who am I, logout, and the admin's operator management. Every
+// change is audited once, in its transaction; a refusal changes nothing and is not audited, but
+// the attempts it makes count against the limits (docs/decisions/015).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../errors';
+import { apiBody } from '../../route-schemas';
+import { verifyPassword } from '../../services/passwords';
+import { iso, now } from '../../services/clock';
+import { networkOf } from '../../limits/requester';
 import type { AdminContext } from '../context';
+import { currentOperator, type OperatorActor } from '../guard';
+import { recordAudit, type AuditActor } from '../audit';
+import type { Role } from '../permissions';
+import { clearSessionCookie, openOperatorSession, setSessionCookie } from '../sessions';
+import {
+  AccountRefusal,
+  addOperator,
+  completeSetup,
+  disableOperator,
+  listOperators,
+  operatorActor,
+  operatorById,
+  renewSetupLink,
+  setupLinkOf,
+  type Operator,
+  type RefusalReason,
+} from '../accounts';
 
-export function adminAuthRoutes(_app: FastifyInstance, _ctx: AdminContext): void {}
+const REFUSALS: Record<Exclude<RefusalReason, 'notSaved'>, ConstructorParameters<typeof ApiError>[0]> = {
+  exists: 'OPERATOR_EXISTS',
+  disabled: 'OPERATOR_DISABLED',
+  self: 'OPERATOR_SELF',
+  mail: 'SETUP_MAIL_FAILED',
+  linkInvalid: 'LINK_INVALID',
+};
+
+/** Runs an account change, its refusals as the API's errors. */
+async function answering<T>(request: FastifyRequest, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof AccountRefusal)) throw error;
+    // The database failed after the mail went: answered as that failure (503 while it is down).
+    if (error.reason === 'notSaved') throw error.detail;
+    if (error.reason === 'mail') request.log.error({ err: error.detail }, 'set-up link mail failed');
+    throw new ApiError(REFUSALS[error.reason]);
+  }
+}
+
+/** What an operator sees of another operator (never the password hash). */
+const listed = (operator: Operator) => ({ id: operator.id, email: operator.email, name: operator.name, role: operator.role, status: operator.status, created_at: operator.created_at });
+
+/** An answer with a session's secrets (the CSRF token) or an operator's data: no copy kept. */
+const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
+
+const activeOperator = (ctx: AdminContext, email: string) =>
+  ctx.db.selectFrom('operators').select(['id', 'email', 'name', 'role', 'status', 'created_at', 'password_hash']).where('email', '=', email).where('status', '=', 'active').executeTakeFirst();
+
+const OPERATOR_LOGIN = 'operator_login';
+
+/** The operator behind a guarded request as the audit log names them (no session secrets). */
+const auditActor = ({ id, email, name, role }: OperatorActor): AuditActor => ({ type: 'operator', id, email, name, role });
+
+export function adminAuthRoutes(app: FastifyInstance, ctx: AdminContext): void {
+  const { adminGuard, settings } = ctx.admin;
+  const publicUrl = ctx.config.publicUrl;
+  const change = (request: FastifyRequest) => ({ actor: auditActor(currentOperator(request)), ip: request.ip });
+
+  // ---------------------------------------------------------------------------------------------
+  // The set-up link: checked any number of times while it lives (opening the page, a reload),
+  // used up by the password it sets.
+
+  app.get('/v1/admin/setup', { config: { limited: true } }, async (request, reply) => {
+    const { key } = (request.query ?? {}) as { key?: unknown };
+    const { operator } = await answering(request, () => setupLinkOf(ctx.db, key));
+    noStore(reply);
+    return { email: operator.email, name: operator.name };
+  });
+
+  app.post('/v1/admin/setup', { schema: { body: apiBody('api.admin-setup.json') }, config: { limited: true } }, async (request, reply) => {
+    const { key, password } = request.body as { key: string; password: string };
+    await answering(request, () => completeSetup(ctx.db, key, password, request.ip));
+    return reply.code(204).send();
+  });
+
+  // ---------------------------------------------------------------------------------------------
+  // Login: the password, then a code mailed to the operator every time.
+
+  app.post('/v1/admin/login', { schema: { body: apiBody('api.admin-login.json') }, config: { limited: true } }, async (request, reply) => {
+    const { email, password } = request.body as { email: string; password: string };
+    const network = networkOf(request.ip);
+    // Wrong passwords count per requesting network and address, before the password is compared
+    // (parallel tries all count): a stranger's guesses hold the stranger's network, never the
+    // operator's own. A password alone opens nothing; the code, whose ceiling is per address,
+    // is reached only through the right password (docs/decisions/015, 030).
+    const key = `operator:${network}:${email}`;
+    await ctx.limits.hit('password', key);
+    const operator = await activeOperator(ctx, email);
+    // The same answer, after the same work, for an unknown address, an operator not yet set up
+    // or disabled, and a wrong password.
+    const ok = await verifyPassword(operator?.password_hash ?? undefined, password);
+    if (!operator || !ok) throw new ApiError('LOGIN_FAILED');
+    await ctx.limits.reset('password', key);
+    const flow = await ctx.codes.issue(OPERATOR_LOGIN, operator.email, null, { to: operator.email, template: 'operatorLoginCode' }, { network, flow: undefined });
+    noStore(reply);
+    return { flow };
+  });
+
+  app.post('/v1/admin/login/code', { schema: { body: apiBody('api.admin-login-code.json') }, config: { limited: true } }, async (request, reply) => {
+    const { flow, code } = request.body as { flow: string; code: string };
+    // The flow names the address its code was mailed to; a flow with no live login code is a
+    // wrong code that costs nothing (docs/decisions/015).
+    const pending = await ctx.db
+      .selectFrom('email_codes')
+      .select('email')
+      .where('flow_hash', '=', ctx.codes.flowHash(flow))
+      .where('purpose', '=', OPERATOR_LOGIN)
+      .where('consumed_at', 'is', null)
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst();
+    if (!pending) throw new ApiError('CODE_INVALID');
+    // Disabled since the code was mailed: answered as a wrong code.
+    await ctx.codes.consume(OPERATOR_LOGIN, pending.email, code, flow, async () => (await activeOperator(ctx, pending.email)) !== undefined);
+    const operator = await activeOperator(ctx, pending.email);
+    if (!operator) throw new ApiError('CODE_INVALID');
+    const actor = operatorActor(operator);
+    const session = await ctx.db.transaction().execute(async (tx) => {
+      const opened = await openOperatorSession(tx, operator.id, settings);
+      await recordAudit(tx, { actor, ip: request.ip, action: 'session.login', target: operator.email });
+      return opened;
+    });
+    setSessionCookie(reply, session);
+    noStore(reply);
+    return {
+      operator: { id: operator.id, email: operator.email, name: operator.name, role: operator.role as Role },
+      csrfToken: session.csrfToken,
+      expiresAt: session.expiresAt,
+      endsAt: session.endsAt,
+    };
+  });
+
+  // ---------------------------------------------------------------------------------------------
+  // The session: who am I, logout.
+
+  app.get('/v1/admin/session', { preHandler: adminGuard('session.own') }, async (request, reply) => {
+    const operator = currentOperator(request);
+    noStore(reply);
+    return {
+      operator: { id: operator.id, email: operator.email, name: operator.name, role: operator.role },
+      csrfToken: operator.csrfToken,
+      expiresAt: operator.expiresAt,
+      endsAt: operator.endsAt,
+    };
+  });
+
+  app.post('/v1/admin/logout', { preHandler: adminGuard('session.own') }, async (request, reply) => {
+    const operator = currentOperator(request);
+    await ctx.db.transaction().execute(async (tx) => {
+      await tx.updateTable('operator_sessions').set({ revoked_at: iso(now()) }).where('token_hash', '=', operator.sessionTokenHash).where('revoked_at', 'is', null).execute();
+      await recordAudit(tx, { actor: auditActor(operator), ip: request.ip, action: 'session.logout', target: operator.email });
+    });
+    clearSessionCookie(reply);
+    return reply.code(204).send();
+  });
+
+  // ---------------------------------------------------------------------------------------------
+  // Operators (admin only).
+
+  app.get('/v1/admin/operators', { preHandler: adminGuard('operators.manage') }, async (_request, reply) => {
+    noStore(reply);
+    return { items: (await listOperators(ctx.db)).map(listed) };
+  });
+
+  app.post('/v1/admin/operators', { preValidation: adminGuard('operators.manage'), schema: { body: apiBody('api.admin-operator-add.json') } }, async (request, reply) => {
+    const input = request.body as { email: string; name: string; role: Role };
+    const operator = await answering(request, () => addOperator(ctx.db, ctx.mailer, publicUrl, input, change(request)));
+    return reply.code(201).send({ operator: listed(operator) });
+  });
+
+  const target = async (request: FastifyRequest) => {
+    const operator = await operatorById(ctx.db, (request.params as { id: string }).id);
+    if (!operator) throw new ApiError('NOT_FOUND');
+    return operator;
+  };
+
+  app.post('/v1/admin/operators/:id/disable', { preHandler: adminGuard('operators.manage') }, async (request, reply) => {
+    const operator = await target(request);
+    await answering(request, () => disableOperator(ctx.db, operator, change(request)));
+    return reply.code(204).send();
+  });
+
+  app.post('/v1/admin/operators/:id/setup-link', { preHandler: adminGuard('operators.manage') }, async (request, reply) => {
+    const operator = await target(request);
+    await answering(request, () => renewSetupLink(ctx.db, ctx.mailer, publicUrl, operator, change(request)));
+    return reply.code(204).send();
+  });
+}

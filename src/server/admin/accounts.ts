@@ -1,0 +1,189 @@
+// Back-office operator accounts (docs/decisions/030): adding one, its single-use set-up link,
+// disabling, setting the password from the link. The API (routes/auth.ts) and the command-line
+// tool (src/server/operator/operators.ts) both call these, so both write the same rows and the
+// same single audit entry, in the transaction that makes the change.
+//
+// A set-up link is mailed before anything is stored, as codes and registration links are: the
+// database keeps only the key's hash (never the key, not even in the mail outbox), and a relay
+// that refuses the mail leaves nothing saved (an earlier link stays as it was).
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/connect';
+import { isUniqueViolation } from '../db/errors';
+import type { OperatorsTable } from '../db/types';
+import type { Mailer } from '../mail/mailer';
+import { lifetimeText } from '../old-flow';
+import { hashPassword } from '../services/passwords';
+import { hashToken, randomToken } from '../services/secrets';
+import { iso, inSeconds, now } from '../services/clock';
+import { canonicalEmail } from '../../shared/canonical-email';
+import { recordAudit, type AuditActor } from './audit';
+import { isRole, type Role } from './permissions';
+import { endOperatorSessions } from './sessions';
+
+/** A set-up link works for 24 hours, once (issue 23). */
+export const SETUP_LINK_SECONDS = 24 * 3600;
+
+/** A key as randomToken makes them (256 bits, URL-safe); anything else opens nothing. */
+const SETUP_KEY = /^[A-Za-z0-9_-]{43}$/;
+
+/** Where the mailed link opens: the back office's set-up page. */
+export const setupUrl = (publicUrl: string, key: string) => `${publicUrl}/admin/setup?key=${encodeURIComponent(key)}`;
+
+/** Why an account change was refused; the API and the tool each say it in their own words. */
+export type RefusalReason = 'exists' | 'disabled' | 'self' | 'mail' | 'linkInvalid' | 'notSaved';
+
+export class AccountRefusal extends Error {
+  override name = 'AccountRefusal';
+  constructor(
+    readonly reason: RefusalReason,
+    /** What went wrong underneath (the relay's error; for 'notSaved', the database's after the
+     *  link was mailed: that link opens nothing), for the tool's message. */
+    readonly detail?: unknown,
+  ) {
+    super(reason);
+  }
+}
+
+export type Operator = Pick<OperatorsTable, 'id' | 'email' | 'name' | 'role' | 'status' | 'created_at'>;
+
+export interface NewOperator {
+  email: string;
+  name: string;
+  role: Role;
+}
+
+/** Who asks for a change and from where (request.ip; null from the command line). */
+export interface Change {
+  actor: AuditActor;
+  ip: string | null;
+}
+
+const OPERATOR_COLUMNS = ['id', 'email', 'name', 'role', 'status', 'created_at'] as const;
+
+export function listOperators(db: Db): Promise<Operator[]> {
+  return db.selectFrom('operators').select(OPERATOR_COLUMNS).orderBy('created_at').orderBy('email').execute();
+}
+
+export function operatorByEmail(db: Db, email: string): Promise<Operator | undefined> {
+  return db.selectFrom('operators').select(OPERATOR_COLUMNS).where('email', '=', canonicalEmail(email)).executeTakeFirst();
+}
+
+export function operatorById(db: Db, id: string): Promise<Operator | undefined> {
+  return db.selectFrom('operators').select(OPERATOR_COLUMNS).where('id', '=', id).executeTakeFirst();
+}
+
+/** The operator as the audit log names them (an operator acting on their own account). */
+export function operatorActor(operator: Operator): AuditActor {
+  if (!isRole(operator.role)) throw new Error(`operator ${operator.id} has an unknown role ${operator.role}`);
+  return { type: 'operator', id: operator.id, email: operator.email, name: operator.name, role: operator.role };
+}
+
+/** Mails a set-up link to `operator` and returns the new key's hash; nothing is stored yet.
+ *  A relay that does not take the mail: AccountRefusal 'mail'. */
+async function mailSetupLink(mailer: Mailer, publicUrl: string, operator: Pick<Operator, 'email' | 'name'>): Promise<string> {
+  const key = randomToken();
+  try {
+    await mailer.send(operator.email, 'operatorSetup', { name: operator.name, url: setupUrl(publicUrl, key), lifetime: lifetimeText(SETUP_LINK_SECONDS) });
+  } catch (error) {
+    throw new AccountRefusal('mail', error);
+  }
+  return hashToken(key);
+}
+
+/** Voids every live set-up link of an operator (a newer link, disabling them). */
+async function voidSetupLinks(db: Db, operatorId: string, at: string): Promise<void> {
+  await db.updateTable('operator_setup_links').set({ expires_at: at }).where('operator_id', '=', operatorId).where('used_at', 'is', null).where('expires_at', '>', at).execute();
+}
+
+async function storeSetupLink(db: Db, operatorId: string, keyHash: string, at: string): Promise<void> {
+  await db
+    .insertInto('operator_setup_links')
+    .values({ id: randomUUID(), operator_id: operatorId, key_hash: keyHash, created_at: at, expires_at: inSeconds(SETUP_LINK_SECONDS, new Date(at)), used_at: null })
+    .execute();
+}
+
+/** A new operator ('invited') with a set-up link mailed to them; audit `operators.add`. An
+ *  address that already belongs to an operator (disabled ones too): AccountRefusal 'exists'. */
+export async function addOperator(db: Db, mailer: Mailer, publicUrl: string, input: NewOperator, change: Change): Promise<Operator> {
+  const email = canonicalEmail(input.email);
+  if (await operatorByEmail(db, email)) throw new AccountRefusal('exists');
+  const keyHash = await mailSetupLink(mailer, publicUrl, { email, name: input.name });
+  const at = iso(now());
+  const operator: Operator = { id: randomUUID(), email, name: input.name, role: input.role, status: 'invited', created_at: at };
+  try {
+    await db.transaction().execute(async (tx) => {
+      await tx.insertInto('operators').values({ ...operator, password_hash: null, updated_at: at }).execute();
+      await storeSetupLink(tx, operator.id, keyHash, at);
+      await recordAudit(tx, { ...change, action: 'operators.add', target: email, detail: { name: input.name, role: input.role } });
+    });
+  } catch (error) {
+    // The same address added at the same moment by someone else: theirs stands.
+    if (isUniqueViolation(error)) throw new AccountRefusal('exists');
+    throw new AccountRefusal('notSaved', error);
+  }
+  return operator;
+}
+
+/** A new set-up link for `operator`, every earlier one void; audit `operators.link`. Serves an
+ *  invited operator whose link expired, an active one who forgot the password, and a disabled
+ *  one an admin takes back (they are active again once they set a password). */
+export async function renewSetupLink(db: Db, mailer: Mailer, publicUrl: string, operator: Operator, change: Change): Promise<void> {
+  const keyHash = await mailSetupLink(mailer, publicUrl, operator);
+  const at = iso(now());
+  await db
+    .transaction()
+    .execute(async (tx) => {
+      await voidSetupLinks(tx, operator.id, at);
+      await storeSetupLink(tx, operator.id, keyHash, at);
+      await recordAudit(tx, { ...change, action: 'operators.link', target: operator.email, detail: { status: operator.status } });
+    })
+    .catch((error: unknown) => {
+      throw new AccountRefusal('notSaved', error);
+    });
+}
+
+/** Disables `operator`: every session ends, every set-up link is void; audit `operators.disable`.
+ *  Already disabled: AccountRefusal 'disabled'. */
+export async function disableOperator(db: Db, operator: Operator, change: Change): Promise<void> {
+  if (change.actor.type === 'operator' && change.actor.id === operator.id) throw new AccountRefusal('self');
+  const at = iso(now());
+  await db.transaction().execute(async (tx) => {
+    const updated = await tx.updateTable('operators').set({ status: 'disabled', updated_at: at }).where('id', '=', operator.id).where('status', '!=', 'disabled').executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) throw new AccountRefusal('disabled');
+    await endOperatorSessions(tx, operator.id);
+    await voidSetupLinks(tx, operator.id, at);
+    await recordAudit(tx, { ...change, action: 'operators.disable', target: operator.email, detail: { previous: operator.status } });
+  });
+}
+
+/** The live set-up link of `key` and its operator, or AccountRefusal 'linkInvalid' (malformed,
+ *  unknown, used, replaced, expired). */
+export async function setupLinkOf(db: Db, key: unknown): Promise<{ linkId: string; operator: Operator }> {
+  if (typeof key !== 'string' || !SETUP_KEY.test(key)) throw new AccountRefusal('linkInvalid');
+  const row = await db
+    .selectFrom('operator_setup_links')
+    .innerJoin('operators', 'operators.id', 'operator_setup_links.operator_id')
+    .select(['operator_setup_links.id as link_id', 'operator_setup_links.used_at', 'operator_setup_links.expires_at', ...OPERATOR_COLUMNS.map((c) => `operators.${c}` as const)])
+    .where('operator_setup_links.key_hash', '=', hashToken(key))
+    .executeTakeFirst();
+  if (!row || row.used_at !== null || row.expires_at <= iso(now())) throw new AccountRefusal('linkInvalid');
+  const { link_id: linkId, used_at: _used, expires_at: _expires, ...operator } = row;
+  return { linkId, operator };
+}
+
+/** Sets the password from a set-up link: the link is used up, the operator active, every earlier
+ *  session ended; audit `operators.setup` (by the operator, from `ip`). Returns the operator. */
+export async function completeSetup(db: Db, key: string, password: string, ip: string | null): Promise<Operator> {
+  const { linkId, operator } = await setupLinkOf(db, key);
+  const passwordHash = await hashPassword(password);
+  const at = iso(now());
+  await db.transaction().execute(async (tx) => {
+    // Used once: of two submissions of the same link only one finds it unused.
+    const used = await tx.updateTable('operator_setup_links').set({ used_at: at }).where('id', '=', linkId).where('used_at', 'is', null).where('expires_at', '>', at).executeTakeFirst();
+    if (Number(used.numUpdatedRows) !== 1) throw new AccountRefusal('linkInvalid');
+    await tx.updateTable('operators').set({ password_hash: passwordHash, status: 'active', updated_at: at }).where('id', '=', operator.id).execute();
+    await endOperatorSessions(tx, operator.id);
+    await recordAudit(tx, { actor: operatorActor(operator), ip, action: 'operators.setup', target: operator.email, detail: { previous: operator.status } });
+  });
+  return { ...operator, status: 'active' };
+}
