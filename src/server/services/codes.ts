@@ -1,5 +1,5 @@
 // One mechanism for every e-mail code, keyed by purpose (login, email_register,
-// password_change, email_change). Each code belongs to the flow that asked for it (the browser
+// password_change, email_change, operator_login). Each code belongs to the flow that asked for it (the browser
 // tab or client, named by a random flow id it carries back): only that flow can use it, and
 // its wrong guesses count against that code and the address's ceiling for that purpose, never
 // against the member's other flows. The reasoning and the arithmetic: docs/decisions/015.
