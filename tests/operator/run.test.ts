@@ -34,6 +34,10 @@ describe('operator: the command line', () => {
         'inquiries show <ticketNo>',
         'inquiries answer <ticketNo> --message "…"',
         'inquiries close <ticketNo>',
+        'operators add <email> --name "…" --role admin|secretariat|municipality',
+        'operators list',
+        'operators disable <email>',
+        'operators link <email>',
         '--help',
       ]) {
         expect(res.stdout).toContain(syntax);
@@ -53,6 +57,10 @@ describe('operator: the command line', () => {
       'members show',
       'outbox list',
       'outbox retry',
+      'operators list',
+      'operators add',
+      'operators disable',
+      'operators link',
     ]);
   });
 
