@@ -17,6 +17,7 @@ import { noticesFor } from '../../src/server/notices';
 import { applicationListQuery } from '../../src/server/operator/applications';
 import { inquiryListQuery } from '../../src/server/operator/inquiries';
 import { noticeListQuery } from '../../src/server/operator/notices';
+import { addOperator } from '../../src/server/admin/accounts';
 import { CLIENT_KEY, DATABASES, Harness, japaneseText, setUpOrFail, validContact, validProfileUpdate, type DbKind } from '../support/api-harness';
 
 /** Every table but the master lists grows with members, logins, mail and inquiries. */
@@ -228,6 +229,29 @@ describe.each(DATABASES)('query plans ($name)', ({ kind }) => {
     ok(await h.logout(again.token), 204);
     const last = await h.loginWithCode({ id: member.id, email: next, password: 'Umi-Sora-2026!' });
     ok(await h.withdraw(last.token, { password: 'Umi-Sora-2026!', reason: '引っ越しのため' }));
+
+    // The back office's accounts: the first admin (added as the command line does) sets a password
+    // from the mailed link and logs in with a code; lists, adds, renews a link, disables, logs out.
+    const adminEmail = h.uniqueEmail('admin');
+    await addOperator(h.db, h.mailer, 'http://localhost', { email: adminEmail, name: '管理 一郎', role: 'admin' }, { actor: { type: 'cli', user: 'tour' }, ip: null });
+    const setupKey = new URL(String(h.mailer.to(adminEmail).at(-1)?.values.url)).searchParams.get('key')!;
+    ok(await h.app.inject({ method: 'GET', url: `/v1/admin/setup?key=${setupKey}` }));
+    const adminPassword = { password: 'Kanri-Sora-2025!', password_confirm: 'Kanri-Sora-2025!' };
+    ok(await h.app.inject({ method: 'POST', url: '/v1/admin/setup', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ key: setupKey, ...adminPassword }) }), 204);
+    const json = { 'content-type': 'application/json' };
+    const first = await h.app.inject({ method: 'POST', url: '/v1/admin/login', headers: json, payload: JSON.stringify({ email: adminEmail, password: adminPassword.password }) });
+    ok(first);
+    const opened = await h.app.inject({ method: 'POST', url: '/v1/admin/login/code', headers: json, payload: JSON.stringify({ flow: first.json<{ flow: string }>().flow, code: h.mailer.lastCode(adminEmail) }) });
+    ok(opened);
+    const office = { cookie: `__Host-admin_session=${opened.cookies.find((c) => c.name === '__Host-admin_session')!.value}`, 'x-csrf-token': opened.json<{ csrfToken: string }>().csrfToken };
+    ok(await h.app.inject({ method: 'GET', url: '/v1/admin/session', headers: office }));
+    ok(await h.app.inject({ method: 'GET', url: '/v1/admin/operators', headers: office }));
+    const addedRes = await h.app.inject({ method: 'POST', url: '/v1/admin/operators', headers: { ...office, ...json }, payload: JSON.stringify({ email: h.uniqueEmail('clerk'), name: '事務局 花子', role: 'secretariat' }) });
+    ok(addedRes, 201);
+    const clerk = addedRes.json<{ operator: { id: string } }>().operator.id;
+    ok(await h.app.inject({ method: 'POST', url: `/v1/admin/operators/${clerk}/setup-link`, headers: office }), 204);
+    ok(await h.app.inject({ method: 'POST', url: `/v1/admin/operators/${clerk}/disable`, headers: office }), 204);
+    ok(await h.app.inject({ method: 'POST', url: '/v1/admin/logout', headers: office }), 204);
   }
 
   function oldRegistration(email: string) {

@@ -74,7 +74,7 @@ describe.each(DATABASES)('attempt limits ($name)', ({ kind }) => {
   it('every POST route is limited per IP, except logout and the session extension (they take only a session token and send nothing)', () => {
     const posts = routesOf(h.app).filter((r) => r.method === 'POST' && r.url.startsWith('/v1/'));
     expect(posts.length).toBeGreaterThanOrEqual(9);
-    expect(posts.filter((r) => !r.limited).map((r) => r.url)).toEqual(['/v1/user/session/extend', '/v1/user/logout']);
+    expect(posts.filter((r) => !r.limited).map((r) => r.url)).toEqual(['/v1/user/session/extend', '/v1/user/logout', '/v1/admin/logout', '/v1/admin/operators/:id/disable']);
   });
 
   it(`per IP: the ${SMALL.ipRequests + 1}th credential request → 429; another IP and other routes are not held`, async () => {

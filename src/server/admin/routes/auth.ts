@@ -109,15 +109,15 @@ export function adminAuthRoutes(app: FastifyInstance, ctx: AdminContext): void {
 
   app.post('/v1/admin/login/code', { schema: { body: apiBody('api.admin-login-code.json') }, config: { limited: true } }, async (request, reply) => {
     const { flow, code } = request.body as { flow: string; code: string };
-    // The flow names the address its code was mailed to; a flow with no live login code is a
-    // wrong code that costs nothing (docs/decisions/015).
+    // The flow names the address its code was mailed to (every login starts a new flow, so a
+    // flow holds one code); a flow with no live login code is a wrong code that costs nothing
+    // (docs/decisions/015).
     const pending = await ctx.db
       .selectFrom('email_codes')
       .select('email')
       .where('flow_hash', '=', ctx.codes.flowHash(flow))
       .where('purpose', '=', OPERATOR_LOGIN)
       .where('consumed_at', 'is', null)
-      .orderBy('created_at', 'desc')
       .executeTakeFirst();
     if (!pending) throw new ApiError('CODE_INVALID');
     // Disabled since the code was mailed: answered as a wrong code.
@@ -172,7 +172,8 @@ export function adminAuthRoutes(app: FastifyInstance, ctx: AdminContext): void {
     return { items: (await listOperators(ctx.db)).map(listed) };
   });
 
-  app.post('/v1/admin/operators', { preValidation: adminGuard('operators.manage'), schema: { body: apiBody('api.admin-operator-add.json') } }, async (request, reply) => {
+  // Adding and a new link mail: counted per IP as every mailing route is (docs/decisions/015).
+  app.post('/v1/admin/operators', { preValidation: adminGuard('operators.manage'), schema: { body: apiBody('api.admin-operator-add.json') }, config: { limited: true } }, async (request, reply) => {
     const input = request.body as { email: string; name: string; role: Role };
     const operator = await answering(request, () => addOperator(ctx.db, ctx.mailer, publicUrl, input, change(request)));
     return reply.code(201).send({ operator: listed(operator) });
@@ -190,7 +191,7 @@ export function adminAuthRoutes(app: FastifyInstance, ctx: AdminContext): void {
     return reply.code(204).send();
   });
 
-  app.post('/v1/admin/operators/:id/setup-link', { preHandler: adminGuard('operators.manage') }, async (request, reply) => {
+  app.post('/v1/admin/operators/:id/setup-link', { preHandler: adminGuard('operators.manage'), config: { limited: true } }, async (request, reply) => {
     const operator = await target(request);
     await answering(request, () => renewSetupLink(ctx.db, ctx.mailer, publicUrl, operator, change(request)));
     return reply.code(204).send();
