@@ -14,6 +14,7 @@ import { ADMIN_COOKIE, CSRF_HEADER, DEFAULT_ADMIN_SETTINGS } from '../../src/ser
 import { loadSharedSchemas } from '../../src/shared/validation/schema-files';
 import setupForm from '../../schemas/forms/admin-operator-setup.schema.json';
 import { fillMessage } from '../../src/shared/validation/message-params';
+import { adminSettingsOf, loadConfig } from '../../src/server/config';
 
 const PASSWORD = 'Kanri-Sora-2025!';
 const PUBLIC_URL = testConfig.publicUrl;
@@ -573,5 +574,18 @@ describe.each(DATABASES)('back office: accounts and sessions ($name)', ({ kind }
       h.mailer.failing = false;
       expect((await setUp(operator.key)).statusCode).toBe(204);
     });
+  });
+});
+
+describe('ADMIN_SESSION_SECONDS and ADMIN_SESSION_MAX_SECONDS', () => {
+  it('default to 30 minutes idle and 8 hours in all, as the back office\'s settings', () => {
+    expect(adminSettingsOf(loadConfig({}))).toEqual({ sessionSeconds: 1800, sessionMaxSeconds: 8 * 3600 });
+    expect(adminSettingsOf(loadConfig({}))).toEqual(DEFAULT_ADMIN_SETTINGS);
+  });
+
+  it('are read from the environment, and an absolute end shorter than the idle one is refused at start-up', () => {
+    expect(adminSettingsOf(loadConfig({ ADMIN_SESSION_SECONDS: '600', ADMIN_SESSION_MAX_SECONDS: '3600' }))).toEqual({ sessionSeconds: 600, sessionMaxSeconds: 3600 });
+    expect(() => loadConfig({ ADMIN_SESSION_SECONDS: '3600', ADMIN_SESSION_MAX_SECONDS: '600' })).toThrow(/ADMIN_SESSION_MAX_SECONDS/);
+    expect(() => loadConfig({ ADMIN_SESSION_SECONDS: 'soon' })).toThrow(/ADMIN_SESSION_SECONDS/);
   });
 });
