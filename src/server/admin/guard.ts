@@ -27,7 +27,8 @@ export function createAdminGuard(db: Db, settings: AdminSettings) {
   const writeStepMs = Math.min(60_000, settings.sessionSeconds * 100);
 
   async function operatorOf(request: FastifyRequest): Promise<OperatorActor> {
-    const token = request.cookies[ADMIN_COOKIE];
+    // Cookies are parsed where one is read (app.ts registers @fastify/cookie with hook: false).
+    const token = request.server.parseCookie(request.headers.cookie ?? '')[ADMIN_COOKIE];
     if (!token) throw new ApiError('ADMIN_UNAUTHENTICATED');
     const tokenHash = hashToken(token);
     const row = await db
