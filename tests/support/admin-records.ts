@@ -23,10 +23,11 @@ export async function applicant(h: Harness, profile: Partial<NewUser> = {}, appl
 }
 
 /** A request to the back office as `operator`. */
-export function asOperator(h: Harness, operator: TestOperator | undefined, method: 'GET' | 'POST', url: string, body?: unknown) {
+export function asOperator(h: Harness, operator: TestOperator | undefined, method: 'GET' | 'POST', url: string, body?: unknown, remoteAddress?: string) {
   return h.app.inject({
     method,
     url,
+    ...(remoteAddress ? { remoteAddress } : {}),
     headers: { ...(operator?.headers ?? {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
   });
