@@ -200,6 +200,9 @@ describe('what only the server checks', () => {
     // Not rules of a form: the schema's own messages (VALIDATION), requests the screen never
     // makes, the session, and outages.
     const notFormRules = ['VALIDATION', 'BAD_REQUEST', 'CLIENT_KEY_INVALID', 'UNAUTHENTICATED', 'SESSION_EXPIRED', 'SESSION_LIMIT', 'NOT_FOUND', 'REQUEST_TIMEOUT', 'MAIL_FAILED', 'INTERNAL', 'DB_UNAVAILABLE'];
+    // Nor are the back office's answers to an operator (/v1/admin/, docs/decisions/030): its
+    // forms are not on the member site's screens.
+    notFormRules.push('ADMIN_UNAUTHENTICATED', 'FORBIDDEN', 'CSRF_INVALID', 'RECORD_NOT_FOUND', 'ALREADY_DECIDED', 'DECIDED_MEANWHILE', 'NOT_DECIDED', 'MEMBER_WITHDRAWN', 'NOTICE_RETRACTED', 'INQUIRY_CLOSED', 'ALREADY_ANSWERED', 'NOT_ANSWERED', 'CHANGED_MEANWHILE');
     const listed = new Set(catalogue.routes.flatMap((r) => r.forms).flatMap((form) => answers(form)));
     const missing = Object.keys(errorStatus).filter((c) => !notFormRules.includes(c) && !listed.has(answer(c as keyof typeof messages.api)));
     expect(missing, 'declare them in the form schema\'s x-server-checks (tools/validation-spec/server-checks.ts)').toEqual([]);

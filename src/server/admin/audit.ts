@@ -19,7 +19,7 @@ export interface AuditEntry {
   action: string;
   /** The member whose data was changed, viewed or exported, when there is one. */
   memberId?: string | null;
-  /** What it was done to, as an operator reads it: a 受付番号, a ticket number, a notice id. */
+  /** What it was done to, as an operator reads it: a register number, a ticket number, a notice id. */
   target?: string | null;
   /** Anything more that says what was done (a reason, the filter of an export); no secrets. */
   detail?: Record<string, unknown>;

@@ -66,7 +66,7 @@ export const countOf = (row: { count: string | number | bigint } | undefined): n
 /** Whether an application's register number is what `q` is (R + 8 digits + "-" + 6 digits). */
 export const REGISTER_NUMBER = /^R\d{8}-\d{6}$/;
 
-/** The words of a search: a 受付番号, an address, or a name (family and given, or either). */
+/** The words of a search: a register number, an address, or a name (family and given, or either). */
 export type Search = { kind: 'number'; value: string } | { kind: 'email'; value: string } | { kind: 'name'; family: string; given?: string };
 
 export function searchOf(q: string | undefined): Search | undefined {

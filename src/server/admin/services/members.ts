@@ -1,4 +1,4 @@
-// Members, as the back office finds and shows them: search by name, address or 受付番号 (the
+// Members, as the back office finds and shows them: search by name, address or register number (the
 // search itself is recorded with its words), one member in full with their applications,
 // inquiries and notices (the view is recorded), and the CSV of members who agreed to mail
 // (recorded with its columns, filter and row count).

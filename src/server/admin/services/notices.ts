@@ -1,4 +1,4 @@
-// Notices to one member (by 受付番号) or to every member, as the back office and the command
+// Notices to one member (by register number) or to every member, as the back office and the command
 // line post them: at once or scheduled (publish_at: the notice's created_at is the time it shows
 // on my page; src/server/notices.ts reads no notice before its time), and retracted (gone from
 // my page, kept here and in the audit log). Every post and retraction is recorded.
@@ -58,7 +58,7 @@ function selectNotices(db: Db) {
 
 type NoticeRow = NonNullable<Awaited<ReturnType<ReturnType<typeof selectNotices>['executeTakeFirst']>>>;
 
-/** The member's newest application's 受付番号 (the number the office knows them by). */
+/** The member's newest application's register number (the number the office knows them by). */
 async function registerNumbers(db: Db, userIds: string[]): Promise<Map<string, string>> {
   if (userIds.length === 0) return new Map();
   const rows = await db.selectFrom('applications').select(['user_id', 'register_number', 'applied_at']).where('user_id', 'in', userIds).orderBy('applied_at').execute();
@@ -112,7 +112,7 @@ export async function noticesOfMember(db: Db, userId: string, limit = 100): Prom
 const unknownNumber = (registerNumber: string) =>
   new RecordRefusal('VALIDATION', { registerNumber }, { register_number: [recordMessages.records.unknownRegisterNumber] });
 
-/** The active member an application's 受付番号 names. */
+/** The active member an application's register number names. */
 async function recipientOf(db: Db, registerNumber: string) {
   const number = registerNumber.trim().toUpperCase();
   const row = await db

@@ -1,5 +1,5 @@
 // Counts for the consortium's municipalities: never a person's data, and no count under the
-// floor (5): such a count is null ("5未満"), so no small group can be singled out. Read from the
+// floor (5): such a count is null (shown as "under 5"), so no small group can be singled out. Read from the
 // members' registrations (every account ever registered, withdrawn ones too: the programme's
 // reach), grouped by ISO week in Japan time, purpose, prefecture of residence (from the current
 // address, or its postal code's first digits when the address names none), age band (from the
