@@ -151,9 +151,10 @@ export async function previewNotice(db: Db, input: NoticeInput) {
 }
 
 /** Posts the notice (scheduled when publish_at is later than now); one audit entry. */
-export async function sendNotice(db: Db, who: Who, input: NoticeInput): Promise<{ notice: NoticeItem; recipients: number }> {
+export async function sendNotice(db: Db, who: Who, input: NoticeInput, to?: { id: string; email: string }): Promise<{ notice: NoticeItem; recipients: number }> {
   const at = iso(now());
-  const member = input.audience === 'one' ? await recipientOf(db, input.register_number ?? '') : undefined;
+  // The command line names the member by address (`to`), the back office by register number.
+  const member = input.audience === 'one' ? (to ?? (await recipientOf(db, input.register_number ?? ''))) : undefined;
   const publishAt = publishAtOf(input, at);
   const id = randomUUID();
   const recipients = member ? 1 : await activeMemberCount(db);
@@ -168,7 +169,14 @@ export async function sendNotice(db: Db, who: Who, input: NoticeInput): Promise<
       action: 'notices.send',
       memberId: member?.id ?? null,
       target: id,
-      detail: { audience: input.audience, ...(member ? { register_number: input.register_number?.trim().toUpperCase() } : {}), recipients, publish_at: publishAt, message: input.message },
+      detail: {
+        audience: input.audience,
+        ...(member && input.register_number ? { register_number: input.register_number.trim().toUpperCase() } : {}),
+        ...(to ? { email: to.email } : {}),
+        recipients,
+        publish_at: publishAt,
+        message: input.message,
+      },
     });
   });
   const row = await selectNotices(db).where('notifications.id', '=', id).executeTakeFirstOrThrow();
