@@ -11,7 +11,6 @@ import { masterOptions, type MasterName } from '../../masters';
 import { iso, now } from '../../services/clock';
 import { format } from '../../../shared/format';
 import operatorTexts from '../../../../messages/operator.ja.json';
-import recordMessages from '../../../../messages/ja.json';
 import { actorLabel, recordAudit } from '../audit';
 import { countOf, operatorIdOf, RecordRefusal, type Page, type Paging, type Who } from './common';
 
@@ -253,7 +252,7 @@ export async function assignInquiry(db: Db, who: Who, id: string, operatorId: st
   const row = await findInquiry(db, { id });
   const operator = await db.selectFrom('operators').select(['id', 'name', 'status', 'role']).where('id', '=', operatorId).executeTakeFirst();
   if (!operator || operator.status !== 'active' || !['admin', 'secretariat'].includes(operator.role)) {
-    throw new RecordRefusal('VALIDATION', { operatorId }, { operator_id: [recordMessages.records.unknownOperator] });
+    throw new RecordRefusal('VALIDATION', { operatorId }, { operator_id: [operatorTexts.records.unknownOperator] });
   }
   await db.transaction().execute(async (tx) => {
     await tx.updateTable('inquiries').set({ assigned_to: operator.id }).where('id', '=', row.id).execute();

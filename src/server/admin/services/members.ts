@@ -6,7 +6,7 @@ import type { Db } from '../../db/connect';
 import type { User } from '../../db/types';
 import { formatDateTime } from '../../../shared/format-date';
 import type { SchemaSet } from '../../../shared/validation/schema-files';
-import recordMessages from '../../../../messages/ja.json';
+import recordMessages from '../../../../messages/operator.ja.json';
 import { recordAudit } from '../audit';
 import { countOf, RecordRefusal, searchOf, type Page, type Paging, type Who } from './common';
 import { decisionsOf, fullName, memberSummary, purposesOf, whereMember } from './applications';

@@ -8,7 +8,7 @@ import { iso, now } from '../../services/clock';
 import { actorLabel, recordAudit } from '../audit';
 import { countOf, operatorIdOf, RecordRefusal, type Page, type Paging, type Who } from './common';
 import { fullName } from './applications';
-import recordMessages from '../../../../messages/ja.json';
+import recordMessages from '../../../../messages/operator.ja.json';
 
 export type Audience = 'one' | 'all';
 

@@ -9,7 +9,7 @@ import type { Db } from '../../db/connect';
 import { allMunicipalities } from '../../denshijiti';
 import { masterOptions } from '../../masters';
 import { now } from '../../services/clock';
-import recordMessages from '../../../../messages/ja.json';
+import recordMessages from '../../../../messages/operator.ja.json';
 
 export const STATS_FLOOR = 5;
 
