@@ -52,10 +52,13 @@ export interface ApplicationListKey {
   register_number: string;
 }
 
-/** One page of the operator's list: `limit` applications (of `status`, or all) after `after`,
+/** One page of the operator's list: `limit` applications (of `status`, or all; pending ones of
+ *  members only) after `after`,
  *  one range of the index applications_list / applications_status_list (migration 013). */
 export function applicationListQuery(db: Db, status: ApplicationStatus | undefined, after: ApplicationListKey | undefined, limit: number) {
-  const query = status ? selectApplications(db).where('applications.status', '=', status) : selectApplications(db);
+  const filtered = status ? selectApplications(db).where('applications.status', '=', status) : selectApplications(db);
+  // A withdrawn member's application is not pending any more (as in the back office's list).
+  const query = status === 'pending' ? filtered.where('users.status', '=', 'active') : filtered;
   const ranged = after
     ? query
         .where('applications.applied_at', '<=', after.applied_at)
