@@ -17,6 +17,11 @@ export interface ViewRow {
   value: string;
 }
 
+/** A row with the stored fields it shows (one, or those its text joins): the back office's. */
+export interface FieldRow extends ViewRow {
+  fields: string[];
+}
+
 /** The texts the rows are made with (messages/ja.json "info"). */
 export interface ViewTexts {
   /** messages.info.withOther: a choice with the "other" text its condition brings in. */
@@ -62,6 +67,7 @@ export function namedBy(spec: ViewSpec): string[] {
   return names;
 }
 
+/** The title a field is shown under. */
 function titleOf(field: Field): string {
   const ui = field.form.uiSchema?.[field.name] as JsonObject | undefined;
   const title = ui?.['ui:title'] ?? field.node.title;
@@ -75,6 +81,11 @@ export { fieldText };
 /** `saved` (the record's values as they travel, by stored name) as rows: those the first form's
  *  "ui:view" states, then every other stored field of `forms`. */
 export function memberView(forms: RecordForm[], saved: Record<string, unknown>, options: ViewOptions): ViewRow[] {
+  return memberFieldRows(forms, saved, options).map(({ label, value }) => ({ label, value }));
+}
+
+/** memberView's rows, each naming the stored fields it shows. */
+export function memberFieldRows(forms: RecordForm[], saved: Record<string, unknown>, options: ViewOptions): FieldRow[] {
   const fields = new Map<string, Field>();
   const others = new Map<string, { field: string; value: unknown }>();
   for (const form of forms) {
@@ -111,7 +122,7 @@ export function memberView(forms: RecordForm[], saved: Record<string, unknown>, 
     return fieldText(field.node, text, options.formatDate);
   };
 
-  const rows: ViewRow[] = [];
+  const rows: FieldRow[] = [];
   const shown = new Set<string>();
   const specs = viewSpecs(forms[0]?.uiSchema);
   for (const spec of specs) {
@@ -119,14 +130,14 @@ export function memberView(forms: RecordForm[], saved: Record<string, unknown>, 
     for (const name of names) shown.add(name);
     const head = spec.field ? fields.get(spec.field) : undefined;
     const value = spec.text && names.some((name) => show(name)) ? spec.text.replace(PLACEHOLDER, (_, name: string) => show(name)).trim() : spec.text ? '' : show(spec.field ?? '');
-    rows.push({ label: spec.title ?? (head ? titleOf(head) : (spec.field ?? '')), value });
+    rows.push({ label: spec.title ?? (head ? titleOf(head) : (spec.field ?? '')), value, fields: names });
   }
   for (const [stored, field] of fields) {
     if (shown.has(stored)) continue;
     // An "other" text is shown beside the choice that brings it in.
     const brought = others.get(stored);
     if (brought && fields.has(brought.field)) continue;
-    rows.push({ label: titleOf(field), value: show(stored) });
+    rows.push({ label: titleOf(field), value: show(stored), fields: [stored] });
   }
   return rows;
 }

@@ -16,17 +16,22 @@ import { buildFormModule, validateWith } from '../support/forms';
 import { asLeft, FormSamples, type FieldCase } from '../support/schema-samples';
 import { rulesOf } from '../support/schema-messages';
 import { CLIENT_KEY, DATABASES, Harness, setUpOrFail } from '../support/api-harness';
+import { operatorSession } from '../support/admin-session';
 
 const FALLBACK = messages.form.fallbackFieldError;
 const set = loadSchemaSet();
 const masters = loadMasterLists();
 const validation = createServerValidation(set, FALLBACK);
 
-const catalogueForms = [...new Set(((set.catalogue.routes as JsonObject[]) ?? []).flatMap((r) => (r.forms as string[]) ?? []))];
 const endpointsOf = (form: string) => Object.keys(set.api).filter((id) => formsOf(set.api[id]).includes(form));
+/** The member site's forms (its catalogue), and the back office's (admin-*, sent to /v1/admin/). */
+const catalogueForms = [
+  ...new Set(((set.catalogue.routes as JsonObject[]) ?? []).flatMap((r) => (r.forms as string[]) ?? [])),
+  ...Object.keys(set.forms).filter((form) => form.startsWith('admin-') && endpointsOf(form).length > 0),
+];
 
 /** Where each endpoint is sent, and how it is authenticated. */
-const ROUTES: Record<string, { method: 'POST' | 'PUT'; url: string; member?: boolean; body?: Record<string, unknown> }> = {
+const ROUTES: Record<string, { method: 'POST' | 'PUT' | 'GET'; url: string; member?: boolean; operator?: boolean; body?: Record<string, unknown> }> = {
   'api.email-register.json': { method: 'POST', url: '/v1/email/register' },
   'api.email-verify.json': { method: 'POST', url: '/v1/email/verify' },
   'api.user-register.json': { method: 'POST', url: '/v1/user/register' },
@@ -41,6 +46,16 @@ const ROUTES: Record<string, { method: 'POST' | 'PUT'; url: string; member?: boo
   'api.user-withdraw.json': { method: 'POST', url: '/v1/user/withdraw', member: true },
   'api.email-register-link.json': { method: 'POST', url: '/v1/email/register', body: { flow: 'link' } },
   'api.user-register-by-link.json': { method: 'POST', url: '/v1/user/register-by-link' },
+  // The back office (an operator's session; the body is judged before any record is looked up).
+  'api.admin-decision.json': { method: 'POST', url: '/v1/admin/applications/R20250401-000001/decision', operator: true },
+  'api.admin-reversal.json': { method: 'POST', url: '/v1/admin/applications/R20250401-000001/reversal', operator: true },
+  'api.admin-notice.json': { method: 'POST', url: '/v1/admin/notices', operator: true },
+  'api.admin-answer.json': { method: 'POST', url: '/v1/admin/inquiries/00000000-0000-4000-8000-000000000001/answer', operator: true },
+  'api.admin-correction.json': { method: 'POST', url: '/v1/admin/inquiries/00000000-0000-4000-8000-000000000001/answers/00000000-0000-4000-8000-000000000002/correction', operator: true },
+  'api.admin-assign.json': { method: 'POST', url: '/v1/admin/inquiries/00000000-0000-4000-8000-000000000001/assign', operator: true },
+  // A query string (columns=a,b,c) the route turns into the form's list: judged by the same
+  // validation (serverJudge), sent through the API in tests/api/admin-records.test.ts.
+  'api.admin-member-export.json': { method: 'GET', url: '/v1/admin/members/export.csv', operator: true },
 };
 
 interface Pairing {
@@ -171,10 +186,12 @@ function expectedMessage(rules: ReturnType<typeof rulesOf>, c: FieldCase): strin
 describe.each(DATABASES)('the API refuses what the form refuses, with its messages ($name)', ({ kind }) => {
   let h: Harness;
   let token: string;
+  let operator: Record<string, string>;
   setUpOrFail(async () => {
     h = await Harness.start(kind);
     const member = await h.createMember();
     token = (await h.loginWithCode(member)).token;
+    operator = (await operatorSession(h.db, 'admin')).headers;
   });
   afterAll(async () => {
     await h?.close();
@@ -185,12 +202,13 @@ describe.each(DATABASES)('the API refuses what the form refuses, with its messag
     let sent = 0;
     for (const p of pairings) {
       const route = ROUTES[p.apiId];
+      if (route.method === 'GET') continue;
       for (const c of p.samples.cases().filter((x) => !x.valid)) {
         const expected = onTheWire(p, clientJudge(p.module, c.data));
         // A refusal only the browser makes (a confirmation that does not travel) has nothing to send.
         if (Object.keys(expected).length === 0) continue;
-        const headers: Record<string, string> = route.member ? { authorization: `Bearer ${token}` } : { 'x-client-key': CLIENT_KEY };
-        const res = await h.app.inject({ method: route.method, url: route.url, headers, payload: { ...wireOf(p, c.data), ...(route.body ?? {}) } });
+        const headers: Record<string, string> = route.operator ? operator : route.member ? { authorization: `Bearer ${token}` } : { 'x-client-key': CLIENT_KEY };
+        const res = await h.app.inject({ method: route.method as 'POST' | 'PUT', url: route.url, headers, payload: { ...wireOf(p, c.data), ...(route.body ?? {}) } });
         sent += 1;
         const body = res.json() as { code?: string; fields?: FieldErrors };
         if (res.statusCode !== 400 || body.code !== 'VALIDATION' || JSON.stringify(sorted(formPart(p, body.fields ?? {}))) !== JSON.stringify(sorted(expected))) {

@@ -92,6 +92,17 @@ describe.each(DATABASES)('operator: applications ($name)', ({ kind }) => {
       expect(rows[3]).toBe('3 件');
     });
 
+    it("--status pending leaves out a withdrawn member's application (the full list marks it)", async () => {
+      const kept = await applicant();
+      const gone = await applicant();
+      await h.db.updateTable('users').set({ status: 'withdrawn' }).where('id', '=', gone.member.id).execute();
+      const pending = await run('applications', 'list', '--status', 'pending');
+      expect(pending.code, pending.stderr).toBe(0);
+      expect(pending.stdout).toContain(kept.registerNumber);
+      expect(pending.stdout).not.toContain(gone.registerNumber);
+      expect((await run('applications', 'list')).stdout).toContain(gone.registerNumber);
+    });
+
     it('columns line up although names are full-width', async () => {
       await applicant();
       await h.createMember(undefined, undefined, { last_name_kanji: '長谷川', first_name_kanji: 'さくら' }).then((m) => addApplication(h.db, m.id));

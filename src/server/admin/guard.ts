@@ -60,7 +60,9 @@ export function createAdminGuard(db: Db, settings: AdminSettings) {
    *  session, 403 CSRF_INVALID when a change comes without the session's token, 403 FORBIDDEN
    *  when the role lacks the action. */
   function adminGuard(action: AdminAction): preHandlerAsyncHookHandler {
-    return async (request: FastifyRequest, _reply: FastifyReply) => {
+    return async (request: FastifyRequest, reply: FastifyReply) => {
+      // Personal data and the session's CSRF token: never kept by a browser or a proxy.
+      reply.header('cache-control', 'no-store');
       const operator = await operatorOf(request);
       if (!SAFE_METHODS.has(request.method)) {
         const sent = request.headers[CSRF_HEADER];

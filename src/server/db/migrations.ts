@@ -4,6 +4,7 @@ import { type Kysely, type Migration, type MigrationProvider, sql } from 'kysely
 import { canonicalEmailsMigration } from './canonical-emails-migration';
 import { listIndexesMigration } from './list-indexes-migration';
 import { backOfficeMigration } from './back-office-migration';
+import { recordsMigration } from './records-migration';
 
 // The profile's columns as migration 001 created them (history: never edited). Fields of the
 // member record added since live in users.attributes (010), so a new field needs no migration.
@@ -266,6 +267,8 @@ const migrations: Record<string, Migration> = {
   },
   '013-list-indexes': listIndexesMigration,
   '014-back-office': backOfficeMigration,
+  // 015 is the operator accounts' (branch i23-accounts).
+  '015-back-office-records': recordsMigration,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -85,7 +85,16 @@ export interface NotificationsTable {
   /** null: a notice to every member. */
   user_id: string | null;
   message: string;
+  /** When it shows on my page (its place in the member's list); later than now while scheduled. */
   created_at: string;
+  /** When an operator posted it (null: at created_at; migration 015). */
+  posted_at?: string | null;
+  /** Taken back: gone from my page, kept here and in the audit log. */
+  retracted_at?: string | null;
+  /** The operator who posted it (null: the command line or the site itself). */
+  created_by?: string | null;
+  /** Who posted it, as the audit log names them (null: the site itself). */
+  created_by_label?: string | null;
 }
 
 export interface WithdrawalsTable {
@@ -112,6 +121,8 @@ export interface InquiriesTable {
   answer: string | null;
   created_at: string;
   updated_at: string;
+  /** The operator it is assigned to (migration 015). */
+  assigned_to?: string | null;
 }
 
 export interface FailedAttemptsTable {
@@ -247,7 +258,36 @@ export interface Database {
   operator_setup_links: OperatorSetupLinksTable;
   operator_sessions: OperatorSessionsTable;
   audit_log: AuditLogTable;
+  application_decisions: ApplicationDecisionsTable;
+  inquiry_answers: InquiryAnswersTable;
 }
 
 export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
+
+/** Each decision on an application and each reversal of one (migration 015). */
+export interface ApplicationDecisionsTable {
+  id: string;
+  application_id: string;
+  kind: 'decision' | 'reversal';
+  /** The status after this row: approved, declined, or pending after a reversal. */
+  decision: ApplicationStatus;
+  reason: string;
+  operator_id: string | null;
+  actor_label: string;
+  at: string;
+  mail_id: string | null;
+}
+
+/** Each answer sent to an inquiry, and each correction of one (migration 015). */
+export interface InquiryAnswersTable {
+  id: string;
+  inquiry_id: string;
+  answer: string;
+  note: string | null;
+  corrects_id: string | null;
+  operator_id: string | null;
+  actor_label: string;
+  at: string;
+  mail_id: string | null;
+}

@@ -1,11 +1,12 @@
 // applications list / approve / decline: the registration applications members see in the
 // "registration application" block of my page.
-import { randomUUID } from 'node:crypto';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Db } from '../db/connect';
 import type { ApplicationStatus } from '../db/types';
 import type { Mailer } from '../mail/mailer';
-import { iso, now } from '../services/clock';
+import { createOutbox } from '../mail/outbox';
+import { decideApplication } from '../admin/services/applications';
+import { cliWho, RecordRefusal } from '../admin/services/common';
 import type { Command, CommandRun } from './command';
 import { OperatorError, describeError } from './errors';
 import { operatorMail } from './mail';
@@ -51,10 +52,13 @@ export interface ApplicationListKey {
   register_number: string;
 }
 
-/** One page of the operator's list: `limit` applications (of `status`, or all) after `after`,
+/** One page of the operator's list: `limit` applications (of `status`, or all; pending ones of
+ *  members only) after `after`,
  *  one range of the index applications_list / applications_status_list (migration 013). */
 export function applicationListQuery(db: Db, status: ApplicationStatus | undefined, after: ApplicationListKey | undefined, limit: number) {
-  const query = status ? selectApplications(db).where('applications.status', '=', status) : selectApplications(db);
+  const filtered = status ? selectApplications(db).where('applications.status', '=', status) : selectApplications(db);
+  // A withdrawn member's application is not pending any more (as in the back office's list).
+  const query = status === 'pending' ? filtered.where('users.status', '=', 'active') : filtered;
   const ranged = after
     ? query
         .where('applications.applied_at', '<=', after.applied_at)
@@ -107,50 +111,48 @@ function registerNumberArg(args: string[], usage: string, options: ParseArgsConf
   return { registerNumber: positionals[0]!.trim().toUpperCase(), values };
 }
 
-/** pending → approved/declined. The status, the member's notice and the queued mail are
+/** pending → approved/declined, by the same service as the back office (its audit entry names
+ *  the system user). The status, the member's notice, the audit entry and the queued mail are
  *  committed together, and the mail is tried after the commit, so a mail failure never leaves a
  *  half-done decision: the member sees the result on my page, the mail waits in the outbox, and
  *  the operator is told it did not go yet. */
 async function decide(db: Db, mailer: Mailer, output: Output, registerNumber: string, decision: 'approved' | 'declined', reason: string) {
-  const application = await selectApplications(db).where('applications.register_number', '=', registerNumber).executeTakeFirst();
-  if (!application) throw new OperatorError(say(text.errors.unknownApplication, { registerNumber }));
-  if (application.status !== 'pending') {
-    throw new OperatorError(
-      say(text.errors.notPending, { registerNumber, status: statusLabel(application.status), decidedAt: japanTime(application.decided_at) }),
-    );
-  }
-  if (application.member_status !== 'active') throw new OperatorError(say(text.errors.applicantWithdrawn, { registerNumber, email: application.email }));
-
-  const at = iso(now());
-  const notice = decision === 'approved' ? text.memberNotice.applicationApproved : text.memberNotice.applicationDeclined;
-  const name = fullName(application);
   const mail = operatorMail(db, mailer);
-  const mailId = await nothingSavedOnFailure(() =>
-    db.transaction().execute(async (tx) => {
-      // Only from pending, checked again in the write: two operators deciding at once cannot both win.
-      const updated = await tx
-        .updateTable('applications')
-        .set({ status: decision, decided_at: at })
-        .where('id', '=', application.id)
-        .where('status', '=', 'pending')
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) !== 1) throw new OperatorError(say(text.errors.decidedMeanwhile, { registerNumber }));
-      await tx.insertInto('notifications').values({ id: randomUUID(), user_id: application.user_id, message: notice, created_at: at }).execute();
-      return decision === 'approved'
-        ? mail.queue(tx, application.email, 'applicationApproved', { name, registerNumber })
-        : mail.queue(tx, application.email, 'applicationDeclined', { name, registerNumber, reason });
-    }),
-  );
-
-  const done = { registerNumber, status: statusLabel(decision), name, email: application.email };
-  output.out(say(text.applications.decided, done));
-  output.out(say(text.applications.noticePosted, { message: notice }));
+  const done = await nothingSavedOnFailure(async () => {
+    try {
+      return await decideApplication(db, createOutbox(db, mailer), cliWho(), registerNumber, decision, reason);
+    } catch (error) {
+      throw refusalText(error);
+    }
+  });
+  const said = { registerNumber: done.application.register_number, status: statusLabel(decision), name: done.name, email: done.email };
+  output.out(say(text.applications.decided, said));
+  output.out(say(text.applications.noticePosted, { message: done.notice }));
   try {
-    await mail.send(mailId);
+    await mail.send(done.mailId);
   } catch (error) {
-    throw new OperatorError(say(text.errors.decisionMailFailed, { ...done, detail: describeError(error) }));
+    throw new OperatorError(say(text.errors.decisionMailFailed, { ...said, detail: describeError(error) }));
   }
-  output.out(say(text.applications.mailSent, { email: application.email }));
+  output.out(say(text.applications.mailSent, { email: done.email }));
+}
+
+/** A refusal of the applications service in the tool's words (anything else as it is). */
+function refusalText(error: unknown): unknown {
+  if (!(error instanceof RecordRefusal)) return error;
+  const info = error.info;
+  const registerNumber = info.registerNumber ?? '';
+  switch (error.code) {
+    case 'RECORD_NOT_FOUND':
+      return new OperatorError(say(text.errors.unknownApplication, { registerNumber }));
+    case 'ALREADY_DECIDED':
+      return new OperatorError(say(text.errors.notPending, { registerNumber, status: statusLabel(info.status ?? ''), decidedAt: japanTime(info.decidedAt) }));
+    case 'MEMBER_WITHDRAWN':
+      return new OperatorError(say(text.errors.applicantWithdrawn, { registerNumber, email: info.email ?? '' }));
+    case 'DECIDED_MEANWHILE':
+      return new OperatorError(say(text.errors.decidedMeanwhile, { registerNumber }));
+    default:
+      return new OperatorError(error.message);
+  }
 }
 
 export const approveApplication: CommandRun = async (db, mailer, args, output) => {

@@ -2,12 +2,13 @@
 // contact form (POST /v1/contact). Members follow theirs in the inquiry history of my page
 // (GET /v1/user/contact/list, filtered by status), so answering and closing here is what moves
 // an inquiry from open to answered and closed there (the labels members see are in messages/).
-import { randomUUID } from 'node:crypto';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Db } from '../db/connect';
 import type { InquiryStatus } from '../db/types';
 import { masterOptions, type MasterName } from '../masters';
-import { iso, now } from '../services/clock';
+import { createOutbox } from '../mail/outbox';
+import { answerInquiry as answerWithService, closeInquiry as closeWithService } from '../admin/services/inquiries';
+import { cliWho, RecordRefusal } from '../admin/services/common';
 import type { Command, CommandRun } from './command';
 import { OperatorError, describeError } from './errors';
 import { operatorMail } from './mail';
@@ -68,15 +69,6 @@ const senderName = (row: InquiryRow) => `${row.last_name_kanji} ${row.first_name
 function senderKind(row: InquiryRow): string {
   if (row.user_id === null) return t.visitor;
   return row.member_status === 'active' ? t.member : t.memberWithdrawn;
-}
-
-/** Whom the answer goes to: an active member at their current address and name (they may have
- *  changed either since asking); anyone else at the address the form carried. */
-function recipient(row: InquiryRow): { name: string; email: string; member: boolean } {
-  if (row.user_id !== null && row.member_status === 'active' && row.member_email) {
-    return { name: `${row.member_last_name} ${row.member_first_name}`, email: row.member_email, member: true };
-  }
-  return { name: senderName(row), email: row.email, member: false };
 }
 
 /** The start of the content on one line, as far as EXCERPT_LENGTH characters. */
@@ -194,49 +186,36 @@ export const showInquiry: CommandRun = async (db, _mailer, args, output) => {
   for (const line of row.answer === null ? [`${f.answer}:`, `  ${t.noAnswer}`] : block(f.answer, row.answer)) output.out(line);
 };
 
-/** open → answered. The answer, the status, the member's notice and the queued mail are
- *  committed together, and the mail is tried after the commit: if it fails, the answer stays
- *  stored (show prints it), the member's history already says answered and the mail waits in
- *  the outbox; the operator is told to reach the sender another way. */
+/** open → answered, by the same service as the back office (its audit entry names the system
+ *  user). The answer, the status, the member's notice and the queued mail are committed
+ *  together, and the mail is tried after the commit: if it fails, the answer stays stored (show
+ *  prints it), the member's history already says answered and the mail waits in the outbox; the
+ *  operator is told to reach the sender another way. */
 export const answerInquiry: CommandRun = async (db, mailer, args, output) => {
   const { ticketNo, values } = ticketNoArg(args, USAGE.answer, { message: { type: 'string' } });
   const answer = typeof values.message === 'string' ? values.message.trim() : '';
   if (!answer) throw usageError(text.errors.answerRequired, USAGE.answer);
 
-  const row = await findInquiry(db, ticketNo, true);
-  if (row.status !== 'open') {
-    throw new OperatorError(say(text.errors.notOpen, { ticketNo, status: inquiryStatusLabel(row.status), updatedAt: japanTime(row.updated_at) }));
-  }
-
-  const to = recipient(row);
-  const at = iso(now());
-  const notice = say(text.memberNotice.inquiryAnswered, { ticketNo });
   const mail = operatorMail(db, mailer);
-  const mailId = await nothingSavedOnFailure(() =>
-    db.transaction().execute(async (tx) => {
-      // Only from open, checked again in the write: two operators answering at once cannot both win.
-      const updated = await tx
-        .updateTable('inquiries')
-        .set({ status: 'answered', answer, updated_at: at })
-        .where('id', '=', row.id)
-        .where('status', '=', 'open')
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) !== 1) throw new OperatorError(say(text.errors.inquiryChangedMeanwhile, { ticketNo }));
-      if (to.member) await tx.insertInto('notifications').values({ id: randomUUID(), user_id: row.user_id, message: notice, created_at: at }).execute();
-      return mail.queue(tx, to.email, 'inquiryAnswered', { name: to.name, ticketNo, answer });
-    }),
-  );
+  const done = await nothingSavedOnFailure(async () => {
+    try {
+      return await answerWithService(db, createOutbox(db, mailer), cliWho(), { ticketNo }, answer);
+    } catch (error) {
+      throw refusalText(error, ticketNo, 'answer');
+    }
+  });
+  const { row, to } = done;
 
   const status = inquiryStatusLabel('answered');
-  output.out(say(t.answered, { ticketNo, name: to.name, email: to.email, status }));
-  if (to.member) output.out(say(t.noticePosted, { message: notice }));
+  output.out(say(t.answered, { ticketNo: row.ticket_no, name: to.name, email: to.email, status }));
+  if (done.notice) output.out(say(t.noticePosted, { message: done.notice }));
   else if (row.user_id !== null) output.out(t.noticeSkippedWithdrawn);
   try {
-    await mail.send(mailId);
+    await mail.send(done.mailId);
   } catch (error) {
     throw new OperatorError(
       say(text.errors.answerMailFailed, {
-        ticketNo,
+        ticketNo: row.ticket_no,
         status,
         notice: to.member ? t.noticeAlsoPosted : '',
         name: to.name,
@@ -248,21 +227,37 @@ export const answerInquiry: CommandRun = async (db, mailer, args, output) => {
   output.out(say(t.mailSent, { email: to.email }));
 };
 
-/** open or answered → closed. Nothing is sent: closing only ends the case. */
+/** A refusal of the inquiries service in the tool's words (anything else as it is). */
+function refusalText(error: unknown, ticketNo: string, command: 'answer' | 'close'): unknown {
+  if (!(error instanceof RecordRefusal)) return error;
+  const info = error.info;
+  const said = { ticketNo: info.ticketNo ?? ticketNo, status: inquiryStatusLabel(info.status ?? ''), updatedAt: japanTime(info.updatedAt) };
+  switch (error.code) {
+    case 'RECORD_NOT_FOUND':
+      return new OperatorError(`${say(text.errors.unknownInquiry, { ticketNo })}${text.errors.unchanged}`);
+    case 'ALREADY_ANSWERED':
+      return new OperatorError(say(text.errors.notOpen, said));
+    case 'INQUIRY_CLOSED':
+      return new OperatorError(say(command === 'answer' ? text.errors.notOpen : text.errors.alreadyClosed, said));
+    case 'CHANGED_MEANWHILE':
+      return new OperatorError(say(text.errors.inquiryChangedMeanwhile, { ticketNo: said.ticketNo }));
+    default:
+      return new OperatorError(error.message);
+  }
+}
+
+/** open or answered → closed, by the same service as the back office. Nothing is sent: closing
+ *  only ends the case. */
 export const closeInquiry: CommandRun = async (db, _mailer, args, output) => {
   const { ticketNo } = ticketNoArg(args, USAGE.close);
-  const row = await findInquiry(db, ticketNo, true);
-  if (row.status === 'closed') {
-    throw new OperatorError(say(text.errors.alreadyClosed, { ticketNo, status: inquiryStatusLabel(row.status), updatedAt: japanTime(row.updated_at) }));
-  }
-  const updated = await db
-    .updateTable('inquiries')
-    .set({ status: 'closed', updated_at: iso(now()) })
-    .where('id', '=', row.id)
-    .where('status', '=', row.status)
-    .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) !== 1) throw new OperatorError(say(text.errors.inquiryChangedMeanwhile, { ticketNo }));
-  output.out(say(t.closed, { ticketNo, status: inquiryStatusLabel('closed'), previous: inquiryStatusLabel(row.status) }));
+  const { row, previous } = await nothingSavedOnFailure(async () => {
+    try {
+      return await closeWithService(db, cliWho(), { ticketNo });
+    } catch (error) {
+      throw refusalText(error, ticketNo, 'close');
+    }
+  });
+  output.out(say(t.closed, { ticketNo: row.ticket_no, status: inquiryStatusLabel('closed'), previous: inquiryStatusLabel(previous) }));
 };
 
 export const inquiryCommands: Command[] = [

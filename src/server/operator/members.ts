@@ -3,16 +3,15 @@
 // with the option labels its form gives (src/shared/member-view.ts, the rows of the info view
 // first), so a field a product owner adds to a form's JSON is shown here with no code change.
 import { parseArgs } from 'node:util';
-import type { Db } from '../db/connect';
 import type { User } from '../db/types';
-import { masterOptions, type MasterName } from '../masters';
 import { memberStore } from '../member-store';
-import { allMunicipalities } from '../denshijiti';
+import { optionLists, recordForms, type OptionLists } from '../admin/services/member-fields';
+import { cliWho } from '../admin/services/common';
+import { recordAudit } from '../admin/audit';
 import { canonicalEmail } from '../../shared/canonical-email';
 import { formatDate } from '../../shared/format-date';
-import { isRecordForm, type RecordForm } from '../../shared/member-record';
-import { memberView, viewSpecs } from '../../shared/member-view';
-import { mastersOf } from '../../shared/validation/conditions';
+import type { RecordForm } from '../../shared/member-record';
+import { memberView } from '../../shared/member-view';
 import { loadSchemaSet, type SchemaSet } from '../../shared/validation/schema-files';
 import memberTexts from '../../../messages/ja.json';
 import type { Command, CommandRun } from './command';
@@ -22,20 +21,7 @@ import { parseOrFail, say, text, usageError } from './text';
 
 const USAGE = { show: 'members show <email>' };
 
-/** The forms that write the member record, the one whose UI schema lays out the info view first. */
-function recordForms(set: SchemaSet): RecordForm[] {
-  const forms = Object.values(set.forms).filter((form) => isRecordForm(form.schema));
-  return [...forms.filter((form) => viewSpecs(form.uiSchema).length > 0), ...forms.filter((form) => viewSpecs(form.uiSchema).length === 0)];
-}
-
-/** Each option list the record's forms name, from the database (the municipalities from their own list). */
-async function optionLists(db: Db, forms: RecordForm[]) {
-  const names = [...new Set(forms.flatMap((form) => mastersOf(form.schema)))];
-  const lists = await Promise.all(names.map(async (name) => [name, name === 'denshijiti' ? allMunicipalities() : await masterOptions(db, name as MasterName)] as const));
-  return Object.fromEntries(lists);
-}
-
-function memberLines(set: SchemaSet, forms: RecordForm[], masters: Awaited<ReturnType<typeof optionLists>>, user: User): string[] {
+function memberLines(set: SchemaSet, forms: RecordForm[], masters: OptionLists, user: User): string[] {
   const t = text.members;
   const account: string[][] = [
     [t.fields.email, user.email],
@@ -56,6 +42,9 @@ export const showMemberOf = (schemas: () => SchemaSet): CommandRun => async (db,
   // An address may have belonged to a withdrawn member before the current one: newest first.
   const users = await db.selectFrom('users').selectAll().where('email', '=', canonicalEmail(email)).orderBy('created_at', 'desc').execute();
   if (users.length === 0) throw new OperatorError(say(text.errors.unknownAddress, { email }));
+  // Viewing a member's data is recorded, as in the back office (one entry per member shown).
+  const who = cliWho();
+  for (const user of users) await recordAudit(db, { actor: who.actor, ip: who.ip, action: 'members.view', memberId: user.id, target: user.email });
   const set = schemas();
   const forms = recordForms(set);
   const masters = await optionLists(db, forms);

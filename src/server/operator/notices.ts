@@ -1,9 +1,9 @@
 // notices post / list: the notices block of my page. A notice goes to one member (user_id) or
 // to every member (user_id null), exactly as GET /v1/user/notification reads them.
-import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import type { Db } from '../db/connect';
-import { iso, now } from '../services/clock';
+import { sendNotice } from '../admin/services/notices';
+import { cliWho } from '../admin/services/common';
 import { canonicalEmail } from '../../shared/canonical-email';
 import type { Command, CommandRun } from './command';
 import { OperatorError } from './errors';
@@ -40,13 +40,14 @@ export const postNotice: CommandRun = async (db, _mailer, args, output) => {
   const message = values.message?.trim();
   if (!message) throw usageError(text.errors.messageRequired, usage);
 
-  let userId: string | null = null;
+  let member: { id: string; email: string } | undefined;
   if (to) {
-    const member = await activeMember(db, to);
-    if (!member) throw new OperatorError(say(text.errors.unknownMember, { email: to }));
-    userId = member.id;
+    const found = await activeMember(db, to);
+    if (!found) throw new OperatorError(say(text.errors.unknownMember, { email: to }));
+    member = { id: found.id, email: canonicalEmail(to) };
   }
-  await nothingSavedOnFailure(() => db.insertInto('notifications').values({ id: randomUUID(), user_id: userId, message, created_at: iso(now()) }).execute());
+  // The back office's service: the notice and its audit entry (the system user) together.
+  await nothingSavedOnFailure(() => sendNotice(db, cliWho(), { audience: member ? 'one' : 'all', message }, member));
   output.out(to ? say(text.notices.postedTo, { email: to, message }) : say(text.notices.postedAll, { message }));
 };
 

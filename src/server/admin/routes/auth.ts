@@ -143,7 +143,7 @@ export function adminAuthRoutes(app: FastifyInstance, ctx: AdminContext): void {
   // ---------------------------------------------------------------------------------------------
   // The session: who am I, logout.
 
-  app.get('/v1/admin/session', { preHandler: adminGuard('session.own') }, async (request, reply) => {
+  app.get('/v1/admin/session', { preValidation: adminGuard('session.own') }, async (request, reply) => {
     const operator = currentOperator(request);
     noStore(reply);
     return {
@@ -154,7 +154,7 @@ export function adminAuthRoutes(app: FastifyInstance, ctx: AdminContext): void {
     };
   });
 
-  app.post('/v1/admin/logout', { preHandler: adminGuard('session.own') }, async (request, reply) => {
+  app.post('/v1/admin/logout', { preValidation: adminGuard('session.own') }, async (request, reply) => {
     const operator = currentOperator(request);
     await ctx.db.transaction().execute(async (tx) => {
       await tx.updateTable('operator_sessions').set({ revoked_at: iso(now()) }).where('token_hash', '=', operator.sessionTokenHash).where('revoked_at', 'is', null).execute();
@@ -167,7 +167,7 @@ export function adminAuthRoutes(app: FastifyInstance, ctx: AdminContext): void {
   // ---------------------------------------------------------------------------------------------
   // Operators (admin only).
 
-  app.get('/v1/admin/operators', { preHandler: adminGuard('operators.manage') }, async (_request, reply) => {
+  app.get('/v1/admin/operators', { preValidation: adminGuard('operators.manage') }, async (_request, reply) => {
     noStore(reply);
     return { items: (await listOperators(ctx.db)).map(listed) };
   });
@@ -185,13 +185,13 @@ export function adminAuthRoutes(app: FastifyInstance, ctx: AdminContext): void {
     return operator;
   };
 
-  app.post('/v1/admin/operators/:id/disable', { preHandler: adminGuard('operators.manage') }, async (request, reply) => {
+  app.post('/v1/admin/operators/:id/disable', { preValidation: adminGuard('operators.manage') }, async (request, reply) => {
     const operator = await target(request);
     await answering(request, () => disableOperator(ctx.db, operator, change(request)));
     return reply.code(204).send();
   });
 
-  app.post('/v1/admin/operators/:id/setup-link', { preHandler: adminGuard('operators.manage'), config: { limited: true } }, async (request, reply) => {
+  app.post('/v1/admin/operators/:id/setup-link', { preValidation: adminGuard('operators.manage'), config: { limited: true } }, async (request, reply) => {
     const operator = await target(request);
     await answering(request, () => renewSetupLink(ctx.db, ctx.mailer, publicUrl, operator, change(request)));
     return reply.code(204).send();

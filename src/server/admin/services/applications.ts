@@ -1,0 +1,276 @@
+// Registration applications, as the back office and the command line handle them: the list
+// (status, search, newest first), one application in full (the view is recorded), the decision
+// (pending → approved/declined) and its reversal (back to pending, admin only). Each change, the
+// member's notice, its audit entry and the queued mail are one transaction; the mail is tried
+// after the commit by the caller (a failure leaves it in the outbox, the decision stands).
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../db/connect';
+import type { ApplicationStatus, User } from '../../db/types';
+import type { MailTemplate } from '../../mail/mailer';
+import type { Outbox } from '../../mail/outbox';
+import { masterOptions } from '../../masters';
+import { iso, now } from '../../services/clock';
+import { canonicalEmail } from '../../../shared/canonical-email';
+import { format } from '../../../shared/format';
+import operatorTexts from '../../../../messages/operator.ja.json';
+import { actorLabel, recordAudit } from '../audit';
+import { countOf, operatorIdOf, RecordRefusal, searchOf, type Page, type Paging, type Search, type Who } from './common';
+import { memberFieldValues, optionLists, recordForms, type MemberFieldValue } from './member-fields';
+import type { SchemaSet } from '../../../shared/validation/schema-files';
+
+export type Decision = 'approved' | 'declined';
+
+function selectApplications(db: Db) {
+  return db
+    .selectFrom('applications')
+    .innerJoin('users', 'users.id', 'applications.user_id')
+    .select([
+      'applications.id',
+      'applications.user_id',
+      'applications.register_number',
+      'applications.status',
+      'applications.applied_at',
+      'applications.decided_at',
+      'users.email',
+      'users.status as member_status',
+      'users.last_name_kanji',
+      'users.first_name_kanji',
+    ]);
+}
+
+export type ApplicationRow = NonNullable<Awaited<ReturnType<ReturnType<typeof selectApplications>['executeTakeFirst']>>>;
+
+export const fullName = (row: { last_name_kanji: string; first_name_kanji: string }) => `${row.last_name_kanji} ${row.first_name_kanji}`.trim();
+
+/** `query` narrowed to members matching `search` (users joined as `users`). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function whereMember<Q extends { where: (...args: any[]) => Q }>(query: Q, search: Search | undefined, numberColumn?: string): Q {
+  if (!search) return query;
+  if (search.kind === 'number') return numberColumn ? query.where(numberColumn, '=', search.value) : query.where('users.id', '=', '');
+  if (search.kind === 'email') return query.where('users.email', '=', canonicalEmail(search.value));
+  if (search.given) return query.where('users.last_name_kanji', '=', search.family).where('users.first_name_kanji', '=', search.given);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return query.where((eb: any) => eb.or([eb('users.last_name_kanji', '=', search.family), eb('users.first_name_kanji', '=', search.family)]));
+}
+
+export interface ApplicationItem {
+  register_number: string;
+  status: ApplicationStatus;
+  applied_at: string;
+  decided_at: string | null;
+  name: string;
+  email: string;
+  member_status: 'active' | 'withdrawn';
+}
+
+const itemOf = (row: ApplicationRow): ApplicationItem => ({
+  register_number: row.register_number,
+  status: row.status,
+  applied_at: row.applied_at,
+  decided_at: row.decided_at,
+  name: fullName(row),
+  email: row.email,
+  member_status: row.member_status,
+});
+
+/** Applications of `status` (or all), matching `q`, newest first. A withdrawn member's
+ *  application is not pending any more: the pending list leaves it out. */
+export async function listApplications(db: Db, { status, q }: { status?: ApplicationStatus; q?: string }, paging: Paging): Promise<Page<ApplicationItem>> {
+  const search = searchOf(q);
+  const filtered = <Q extends ReturnType<typeof selectApplications>>(query: Q) => {
+    let out = status ? query.where('applications.status', '=', status) : query;
+    if (status === 'pending') out = out.where('users.status', '=', 'active');
+    return whereMember(out, search, 'applications.register_number');
+  };
+  const rows = await filtered(selectApplications(db))
+    .orderBy('applications.applied_at', 'desc')
+    .orderBy('applications.register_number', 'desc')
+    .limit(paging.size)
+    .offset((paging.page - 1) * paging.size)
+    .execute();
+  const total = await filtered(selectApplications(db)).clearSelect().select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirst();
+  return { items: rows.map(itemOf), total: countOf(total), ...paging };
+}
+
+export async function findApplication(db: Db, registerNumber: string): Promise<ApplicationRow> {
+  const number = registerNumber.trim().toUpperCase();
+  const row = await selectApplications(db).where('applications.register_number', '=', number).executeTakeFirst();
+  if (!row) throw new RecordRefusal('RECORD_NOT_FOUND', { registerNumber: number });
+  return row;
+}
+
+export interface DecisionItem {
+  kind: 'decision' | 'reversal';
+  decision: ApplicationStatus;
+  reason: string;
+  operator: string;
+  at: string;
+  reversed_by?: { reason: string; operator: string; at: string };
+}
+
+/** An application's decisions, oldest first, each decision with the reversal that undid it. */
+export async function decisionsOf(db: Db, applicationId: string): Promise<DecisionItem[]> {
+  const rows = await db
+    .selectFrom('application_decisions')
+    .select(['kind', 'decision', 'reason', 'actor_label', 'at'])
+    .where('application_id', '=', applicationId)
+    .orderBy('at')
+    .orderBy('id')
+    .execute();
+  const items: DecisionItem[] = [];
+  for (const row of rows) {
+    const item: DecisionItem = { kind: row.kind, decision: row.decision, reason: row.reason, operator: row.actor_label, at: row.at };
+    const undone = row.kind === 'reversal' ? [...items].reverse().find((earlier) => earlier.kind === 'decision' && !earlier.reversed_by) : undefined;
+    if (undone) undone.reversed_by = { reason: row.reason, operator: row.actor_label, at: row.at };
+    items.push(item);
+  }
+  return items;
+}
+
+export interface MemberSummary {
+  id: string;
+  email: string;
+  status: 'active' | 'withdrawn';
+  name: string;
+  registered_at: string;
+  withdrawn_at: string | null;
+  fields: MemberFieldValue[];
+}
+
+export async function memberSummary(db: Db, set: SchemaSet, user: User): Promise<MemberSummary> {
+  const masters = await optionLists(db, recordForms(set));
+  return {
+    id: user.id,
+    email: user.email,
+    status: user.status,
+    name: fullName(user),
+    registered_at: user.created_at,
+    withdrawn_at: user.withdrawn_at,
+    fields: memberFieldValues(set, masters, user),
+  };
+}
+
+/** Labels of the member's purposes (the purpose option list). */
+export async function purposesOf(db: Db, user: User): Promise<Array<{ value: string; label: string }>> {
+  const options = new Map((await masterOptions(db, 'purpose')).map((o) => [o.value, o.label]));
+  return user.purpose
+    .split(',')
+    .filter(Boolean)
+    .map((value) => ({ value, label: options.get(value) ?? value }));
+}
+
+/** One application in full; the view is recorded (applications.view). */
+export async function applicationDetail(db: Db, set: SchemaSet, who: Who, registerNumber: string) {
+  const row = await findApplication(db, registerNumber);
+  const user = await db.selectFrom('users').selectAll().where('id', '=', row.user_id).executeTakeFirstOrThrow();
+  const [member, purposes, decisions] = await Promise.all([memberSummary(db, set, user), purposesOf(db, user), decisionsOf(db, row.id)]);
+  await recordAudit(db, { actor: who.actor, ip: who.ip, action: 'applications.view', memberId: user.id, target: row.register_number });
+  return { application: itemOf(row), member, purposes, decisions };
+}
+
+/** The mail a decision sends: template and values. */
+export function decisionMail(row: ApplicationRow, decision: Decision, reason: string): { template: MailTemplate; values: Record<string, string> } {
+  const base = { name: fullName(row), registerNumber: row.register_number };
+  return decision === 'approved' ? { template: 'applicationApproved', values: base } : { template: 'applicationDeclined', values: { ...base, reason } };
+}
+
+const noticeOf = (decision: Decision) => (decision === 'approved' ? operatorTexts.memberNotice.applicationApproved : operatorTexts.memberNotice.applicationDeclined);
+
+/** The application may be decided: pending, and its member still a member. */
+function checkDecidable(row: ApplicationRow): void {
+  if (row.status !== 'pending') throw new RecordRefusal('ALREADY_DECIDED', { registerNumber: row.register_number, status: row.status, decidedAt: row.decided_at });
+  if (row.member_status !== 'active') throw new RecordRefusal('MEMBER_WITHDRAWN', { registerNumber: row.register_number, email: row.email });
+}
+
+/** What deciding would do, nothing saved: the member and the mail. */
+export async function previewDecision(db: Db, registerNumber: string, decision: Decision, reason: string) {
+  const row = await findApplication(db, registerNumber);
+  checkDecidable(row);
+  return { row, mail: decisionMail(row, decision, reason), notice: noticeOf(decision) };
+}
+
+export interface DecisionDone {
+  application: ApplicationItem;
+  memberId: string;
+  notice: string;
+  mailId: string;
+  email: string;
+  name: string;
+}
+
+/** pending → approved/declined, with the member's notice, the audit entry and the queued mail. */
+export async function decideApplication(db: Db, outbox: Outbox, who: Who, registerNumber: string, decision: Decision, reason: string): Promise<DecisionDone> {
+  const row = await findApplication(db, registerNumber);
+  checkDecidable(row);
+  const at = iso(now());
+  const notice = noticeOf(decision);
+  const { template, values } = decisionMail(row, decision, reason);
+  const mailId = await db.transaction().execute(async (tx) => {
+    // Only from pending and for a member, checked again in the write: two operators deciding at
+    // once cannot both win, and a member who withdrew meanwhile is not decided.
+    const updated = await tx
+      .updateTable('applications')
+      .set({ status: decision, decided_at: at })
+      .where('id', '=', row.id)
+      .where('status', '=', 'pending')
+      .where((eb) => eb.exists(eb.selectFrom('users').select('users.id').where('users.id', '=', row.user_id).where('users.status', '=', 'active')))
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) throw new RecordRefusal('DECIDED_MEANWHILE', { registerNumber: row.register_number });
+    const id = await outbox.queue(tx, row.email, template, values);
+    await tx
+      .insertInto('application_decisions')
+      .values({ id: randomUUID(), application_id: row.id, kind: 'decision', decision, reason, operator_id: operatorIdOf(who), actor_label: actorLabel(who.actor), at, mail_id: id })
+      .execute();
+    await tx
+      .insertInto('notifications')
+      .values({ id: randomUUID(), user_id: row.user_id, message: notice, created_at: at, posted_at: at, created_by: operatorIdOf(who), created_by_label: actorLabel(who.actor) })
+      .execute();
+    await recordAudit(tx, {
+      actor: who.actor,
+      ip: who.ip,
+      action: decision === 'approved' ? 'applications.approve' : 'applications.decline',
+      memberId: row.user_id,
+      target: row.register_number,
+      detail: { decision, reason },
+    });
+    return id;
+  });
+  return { application: { ...itemOf(row), status: decision, decided_at: at }, memberId: row.user_id, notice, mailId, email: row.email, name: fullName(row) };
+}
+
+/** approved/declined → pending, with the reason; the member is told by notice and mail. */
+export async function reverseDecision(db: Db, outbox: Outbox, who: Who, registerNumber: string, reason: string): Promise<DecisionDone> {
+  const row = await findApplication(db, registerNumber);
+  if (row.status === 'pending') throw new RecordRefusal('NOT_DECIDED', { registerNumber: row.register_number });
+  if (row.member_status !== 'active') throw new RecordRefusal('MEMBER_WITHDRAWN', { registerNumber: row.register_number, email: row.email });
+  const at = iso(now());
+  const notice = format(operatorTexts.memberNotice.applicationReversed, { registerNumber: row.register_number });
+  const mailId = await db.transaction().execute(async (tx) => {
+    const updated = await tx
+      .updateTable('applications')
+      .set({ status: 'pending', decided_at: null })
+      .where('id', '=', row.id)
+      .where('status', '=', row.status)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) throw new RecordRefusal('DECIDED_MEANWHILE', { registerNumber: row.register_number });
+    const id = await outbox.queue(tx, row.email, 'applicationReversed', { name: fullName(row), registerNumber: row.register_number, reason });
+    await tx
+      .insertInto('application_decisions')
+      .values({ id: randomUUID(), application_id: row.id, kind: 'reversal', decision: 'pending', reason, operator_id: operatorIdOf(who), actor_label: actorLabel(who.actor), at, mail_id: id })
+      .execute();
+    await tx
+      .insertInto('notifications')
+      .values({ id: randomUUID(), user_id: row.user_id, message: notice, created_at: at, posted_at: at, created_by: operatorIdOf(who), created_by_label: actorLabel(who.actor) })
+      .execute();
+    await recordAudit(tx, {
+      actor: who.actor,
+      ip: who.ip,
+      action: 'applications.reverse',
+      memberId: row.user_id,
+      target: row.register_number,
+      detail: { from: row.status, reason },
+    });
+    return id;
+  });
+  return { application: { ...itemOf(row), status: 'pending', decided_at: null }, memberId: row.user_id, notice, mailId, email: row.email, name: fullName(row) };
+}

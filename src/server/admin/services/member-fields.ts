@@ -1,0 +1,85 @@
+// A member's record as the back office shows and exports it: every field of the member record
+// (the forms marked x-member-record) under the title its form gives and with the text the member
+// reads on /user/info (src/shared/member-view.ts), so a field added to a form's JSON appears
+// here, and among the export's columns, with no code change.
+import type { Db } from '../../db/connect';
+import type { User } from '../../db/types';
+import { masterOptions, type MasterName } from '../../masters';
+import { memberStore } from '../../member-store';
+import { allMunicipalities } from '../../denshijiti';
+import { formatDate } from '../../../shared/format-date';
+import { isRecordForm, type RecordForm } from '../../../shared/member-record';
+import { memberFieldRows, viewSpecs } from '../../../shared/member-view';
+import { mastersOf } from '../../../shared/validation/conditions';
+import type { SchemaSet } from '../../../shared/validation/schema-files';
+import type { JsonObject } from '../../../shared/validation/schema-bundle';
+import memberTexts from '../../../../messages/ja.json';
+
+/** The forms that write the member record, the one whose UI schema lays out the info view first. */
+export function recordForms(set: SchemaSet): RecordForm[] {
+  const forms = Object.values(set.forms).filter((form) => isRecordForm(form.schema));
+  return [...forms.filter((form) => viewSpecs(form.uiSchema).length > 0), ...forms.filter((form) => viewSpecs(form.uiSchema).length === 0)];
+}
+
+export type OptionLists = Record<string, ReadonlyArray<{ value: string; label: string }>>;
+
+/** Each option list the record's forms name, from the database (the municipalities from their own list). */
+export async function optionLists(db: Db, forms: RecordForm[]): Promise<OptionLists> {
+  const names = [...new Set(forms.flatMap((form) => mastersOf(form.schema)))];
+  const lists = await Promise.all(names.map(async (name) => [name, name === 'denshijiti' ? allMunicipalities() : await masterOptions(db, name as MasterName)] as const));
+  return Object.fromEntries(lists);
+}
+
+export interface MemberFieldValue {
+  /** The stored field (the first, for a row that joins several). */
+  name: string;
+  /** Every stored field the row shows. */
+  names: string[];
+  label: string;
+  /** As stored (the fields a row joins, with a space between). */
+  value: string;
+  /** As the member reads it on /user/info. */
+  display: string;
+}
+
+const wireText = (value: unknown) => (value === undefined || value === null ? '' : String(value));
+
+/** The rows of one member's record, labels from the forms, displays as on /user/info. */
+export function memberFieldValues(set: SchemaSet, masters: OptionLists, user: User): MemberFieldValue[] {
+  const forms = recordForms(set);
+  const saved = memberStore(set).saved(user);
+  return memberFieldRows(forms, saved, { masters, texts: memberTexts.info, formatDate }).map((row) => ({
+    name: row.fields[0] ?? row.label,
+    names: row.fields,
+    label: row.label,
+    value: row.fields.map((name) => wireText(saved[name])).join(' ').trim(),
+    display: row.value,
+  }));
+}
+
+export interface ExportColumn {
+  name: string;
+  label: string;
+}
+
+/** Every field of the member record, in the record's order, under its form's title. */
+export function recordColumns(set: SchemaSet): ExportColumn[] {
+  const { record } = memberStore(set);
+  return record.fields.map((field) => {
+    const [form, nameInForm] = Object.entries(field.forms)[0] ?? ['', field.name];
+    const ui = set.forms[form]?.uiSchema?.[nameInForm] as JsonObject | undefined;
+    const title = ui?.['ui:title'] ?? field.node.title;
+    return { name: field.name, label: typeof title === 'string' ? title : field.name };
+  });
+}
+
+/** Each field's own text for the member (a joined row's fields each as stored). */
+export function fieldDisplays(set: SchemaSet, masters: OptionLists, user: User): Record<string, string> {
+  const saved = memberStore(set).saved(user);
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(saved)) out[name] = wireText(value);
+  for (const row of memberFieldRows(recordForms(set), saved, { masters, texts: memberTexts.info, formatDate })) {
+    if (row.fields.length === 1) out[row.fields[0]!] = row.value;
+  }
+  return out;
+}

@@ -1,0 +1,136 @@
+// Members, as the back office finds and shows them: search by name, address or register number (the
+// search itself is recorded with its words), one member in full with their applications,
+// inquiries and notices (the view is recorded), and the CSV of members who agreed to mail
+// (recorded with its columns, filter and row count).
+import type { Db } from '../../db/connect';
+import type { User } from '../../db/types';
+import { formatDateTime } from '../../../shared/format-date';
+import type { SchemaSet } from '../../../shared/validation/schema-files';
+import recordMessages from '../../../../messages/operator.ja.json';
+import { recordAudit } from '../audit';
+import { countOf, RecordRefusal, searchOf, type Page, type Paging, type Who } from './common';
+import { decisionsOf, fullName, memberSummary, purposesOf, whereMember } from './applications';
+import { inquiriesOfMember } from './inquiries';
+import { noticesOfMember } from './notices';
+import { fieldDisplays, optionLists, recordColumns, recordForms, type ExportColumn } from './member-fields';
+
+export interface MemberItem {
+  id: string;
+  register_number?: string;
+  name: string;
+  email: string;
+  status: 'active' | 'withdrawn';
+  registered_at: string;
+}
+
+function selectMembers(db: Db) {
+  return db
+    .selectFrom('users')
+    .leftJoin('applications', 'applications.user_id', 'users.id')
+    .select(['users.id', 'users.email', 'users.status', 'users.created_at', 'users.last_name_kanji', 'users.first_name_kanji', 'applications.register_number']);
+}
+
+/** Members matching `q` (everyone without), newest first; the search is recorded (members.search). */
+export async function searchMembers(db: Db, who: Who, q: string | undefined, paging: Paging): Promise<Page<MemberItem>> {
+  const search = searchOf(q);
+  const rows = await whereMember(selectMembers(db), search, 'applications.register_number')
+    .orderBy('users.created_at', 'desc')
+    .orderBy('users.id', 'desc')
+    .limit(paging.size)
+    .offset((paging.page - 1) * paging.size)
+    .execute();
+  const total = await whereMember(selectMembers(db), search, 'applications.register_number')
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .executeTakeFirst();
+  const items = rows.map((row) => ({
+    id: row.id,
+    ...(row.register_number ? { register_number: row.register_number } : {}),
+    name: fullName(row),
+    email: row.email,
+    status: row.status,
+    registered_at: row.created_at,
+  }));
+  await recordAudit(db, { actor: who.actor, ip: who.ip, action: 'members.search', detail: { q: q ?? '', page: paging.page, results: countOf(total) } });
+  return { items, total: countOf(total), ...paging };
+}
+
+/** One member in full; the view is recorded (members.view). */
+export async function memberDetail(db: Db, set: SchemaSet, who: Who, id: string) {
+  const user = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!user) throw new RecordRefusal('RECORD_NOT_FOUND', { id });
+  const applications = await db.selectFrom('applications').selectAll().where('user_id', '=', user.id).orderBy('applied_at', 'desc').execute();
+  const [member, purposes, inquiries, notices, decisions] = await Promise.all([
+    memberSummary(db, set, user),
+    purposesOf(db, user),
+    inquiriesOfMember(db, user.id),
+    noticesOfMember(db, user.id),
+    Promise.all(applications.map((a) => decisionsOf(db, a.id))),
+  ]);
+  await recordAudit(db, { actor: who.actor, ip: who.ip, action: 'members.view', memberId: user.id, target: applications[0]?.register_number ?? user.email });
+  return {
+    member,
+    purposes,
+    applications: applications.map((a, i) => ({ register_number: a.register_number, status: a.status, applied_at: a.applied_at, decided_at: a.decided_at, decisions: decisions[i] })),
+    inquiries,
+    notices,
+  };
+}
+
+const ACCOUNT_COLUMNS = ['email', 'register_number', 'registered_at'] as const;
+
+/** The columns an export may have: the account's, then every field of the member record. */
+export function exportColumns(set: SchemaSet): ExportColumn[] {
+  const r = recordMessages.records;
+  return [
+    { name: 'email', label: r.emailColumn },
+    { name: 'register_number', label: r.registerNumberColumn },
+    { name: 'registered_at', label: r.registeredAtColumn },
+    ...recordColumns(set).filter((column) => !(ACCOUNT_COLUMNS as readonly string[]).includes(column.name)),
+  ];
+}
+
+/** A cell as RFC 4180 writes it, guarded against formulas: a text starting with = + - @, a tab
+ *  or a carriage return is prefixed with ' so a spreadsheet shows it as text. */
+export function csvCell(value: string): string {
+  const guarded = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(guarded) ? `"${guarded.replace(/"/g, '""')}"` : guarded;
+}
+
+export const csvLine = (cells: string[]) => `${cells.map(csvCell).join(',')}\r\n`;
+
+/** The stored value that means "agreed to mail" (the schema's true option). */
+const MAIL_OPT_AGREED = '1';
+
+export const EXPORT_FILTER = { mail_opt: true, status: 'active' } as const;
+
+/** The CSV (UTF-8 with BOM, CRLF) of active members who agreed to mail, with `columns` (names
+ *  from exportColumns); one audit entry with the columns, the filter and the row count. */
+export async function exportMembers(db: Db, set: SchemaSet, who: Who, columns: string[]): Promise<{ csv: string; rows: number }> {
+  const known = exportColumns(set);
+  const chosen = columns.map((name) => known.find((c) => c.name === name));
+  if (columns.length === 0 || chosen.some((c) => !c)) throw new RecordRefusal('VALIDATION', {}, { columns: [recordMessages.records.unknownColumn] });
+  const users = await db.selectFrom('users').selectAll().where('status', '=', 'active').where('mail_opt', '=', MAIL_OPT_AGREED).orderBy('created_at').orderBy('id').execute();
+  const numbers = new Map<string, string>();
+  if (users.length) {
+    const ids = users.map((u) => u.id);
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await db.selectFrom('applications').select(['user_id', 'register_number']).where('user_id', 'in', ids.slice(i, i + 500)).orderBy('applied_at').execute();
+      for (const row of rows) numbers.set(row.user_id, row.register_number);
+    }
+  }
+  const masters = await optionLists(db, recordForms(set));
+  const cellOf = (user: User, shown: Record<string, string>, name: string): string => {
+    if (name === 'email') return user.email;
+    if (name === 'register_number') return numbers.get(user.id) ?? '';
+    if (name === 'registered_at') return formatDateTime(user.created_at);
+    return shown[name] ?? '';
+  };
+  let csv = `\uFEFF${csvLine(chosen.map((c) => c!.label))}`;
+  for (const user of users) {
+    const shown = fieldDisplays(set, masters, user);
+    csv += csvLine(columns.map((name) => cellOf(user, shown, name)));
+  }
+  await recordAudit(db, { actor: who.actor, ip: who.ip, action: 'members.export', detail: { columns, filter: EXPORT_FILTER, rows: users.length } });
+  return { csv, rows: users.length };
+}

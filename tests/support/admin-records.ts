@@ -1,0 +1,39 @@
+// Back-office test helpers: members with an application made straight in the database, and
+// requests to /v1/admin/ as an operator (session cookie and CSRF header).
+import { randomInt, randomUUID } from 'node:crypto';
+import type { NewUser } from '../../src/server/db/types';
+import type { Harness } from './api-harness';
+import type { TestOperator } from './admin-session';
+
+export interface Applicant {
+  id: string;
+  email: string;
+  registerNumber: string;
+  applicationId: string;
+}
+
+/** A member (the demo profile with `profile` over it) and their pending application. */
+export async function applicant(h: Harness, profile: Partial<NewUser> = {}, appliedAt = new Date().toISOString()): Promise<Applicant> {
+  const email = h.uniqueEmail('applicant');
+  const { id } = await h.createMember(email, 'unused', { password_hash: 'not-a-hash', created_at: appliedAt, ...profile });
+  const registerNumber = `R${appliedAt.slice(0, 10).replace(/-/g, '')}-${String(randomInt(0, 1_000_000)).padStart(6, '0')}`;
+  const applicationId = randomUUID();
+  await h.db.insertInto('applications').values({ id: applicationId, user_id: id, register_number: registerNumber, status: 'pending', applied_at: appliedAt, decided_at: null }).execute();
+  return { id, email, registerNumber, applicationId };
+}
+
+/** A request to the back office as `operator`. */
+export function asOperator(h: Harness, operator: TestOperator | undefined, method: 'GET' | 'POST', url: string, body?: unknown, remoteAddress?: string) {
+  return h.app.inject({
+    method,
+    url,
+    ...(remoteAddress ? { remoteAddress } : {}),
+    headers: { ...(operator?.headers ?? {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+  });
+}
+
+/** The audit log's rows, oldest first. */
+export function auditRows(h: Harness) {
+  return h.db.selectFrom('audit_log').selectAll().orderBy('at').orderBy('id').execute();
+}
