@@ -17,6 +17,8 @@ export interface Row {
   action: AdminAction;
   /** A request that would succeed, on fixtures of its own (an allowed role may change them). */
   request: (h: Harness) => Promise<Request>;
+  /** The request ends the session it is sent with (logout): sent with a fresh one. */
+  ownSession?: boolean;
 }
 
 async function inquiryOf(h: Harness): Promise<string> {
@@ -49,7 +51,8 @@ export function table(office: () => TestOperator): Record<string, Row> {
   return {
     // Accounts (branch i23-accounts).
     'GET /v1/admin/session': { action: 'session.own', request: async () => ({ url: '/v1/admin/session' }) },
-    'POST /v1/admin/logout': { action: 'session.own', request: async () => ({ url: '/v1/admin/logout', body: {} }) },
+    // Logging out ends the session it is sent with: each role does it with a session of its own.
+    'POST /v1/admin/logout': { action: 'session.own', ownSession: true, request: async () => ({ url: '/v1/admin/logout', body: {} }) },
     'GET /v1/admin/operators': { action: 'operators.manage', request: async () => ({ url: '/v1/admin/operators' }) },
     'POST /v1/admin/operators': { action: 'operators.manage', request: async () => ({ url: '/v1/admin/operators', body: { email: `new-${randomUUID().slice(0, 8)}@office.example.jp`, name: '新任', role: 'secretariat' } }) },
     'POST /v1/admin/operators/:id/disable': { action: 'operators.manage', request: async (h) => ({ url: `/v1/admin/operators/${(await operatorSession(h.db, 'secretariat')).id}/disable`, body: {} }) },

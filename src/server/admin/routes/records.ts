@@ -67,7 +67,7 @@ export function adminRecordRoutes(app: FastifyInstance, ctx: AdminContext): void
 
   app.post(
     '/v1/admin/applications/:registerNumber/preview',
-    { preValidation: guard('applications.decide'), schema: { params: params('api.admin-register-number-params.json'), body: apiBody('api.admin-decision.json') } },
+    { preValidation: guard('applications.decide'), config: { limited: true }, schema: { params: params('api.admin-register-number-params.json'), body: apiBody('api.admin-decision.json') } },
     async (request) => {
       const body = request.body as { decision: applications.Decision; reason?: string };
       const { row, mail, notice } = await applications.previewDecision(db, (request.params as { registerNumber: string }).registerNumber, body.decision, body.reason ?? '');
@@ -77,7 +77,7 @@ export function adminRecordRoutes(app: FastifyInstance, ctx: AdminContext): void
 
   app.post(
     '/v1/admin/applications/:registerNumber/decision',
-    { preValidation: guard('applications.decide'), schema: { params: params('api.admin-register-number-params.json'), body: apiBody('api.admin-decision.json') } },
+    { preValidation: guard('applications.decide'), config: { limited: true }, schema: { params: params('api.admin-register-number-params.json'), body: apiBody('api.admin-decision.json') } },
     async (request) => {
       const body = request.body as { decision: applications.Decision; reason?: string };
       const done = await applications.decideApplication(db, outbox, whoOf(request), (request.params as { registerNumber: string }).registerNumber, body.decision, body.reason ?? '');
@@ -87,7 +87,7 @@ export function adminRecordRoutes(app: FastifyInstance, ctx: AdminContext): void
 
   app.post(
     '/v1/admin/applications/:registerNumber/reversal',
-    { preValidation: guard('applications.reverse'), schema: { params: params('api.admin-register-number-params.json'), body: apiBody('api.admin-reversal.json') } },
+    { preValidation: guard('applications.reverse'), config: { limited: true }, schema: { params: params('api.admin-register-number-params.json'), body: apiBody('api.admin-reversal.json') } },
     async (request) => {
       const body = request.body as { reason: string };
       const done = await applications.reverseDecision(db, outbox, whoOf(request), (request.params as { registerNumber: string }).registerNumber, body.reason);
@@ -101,16 +101,16 @@ export function adminRecordRoutes(app: FastifyInstance, ctx: AdminContext): void
     notices.listNotices(db, pagingOf(request.query as PageQuery)),
   );
 
-  app.post('/v1/admin/notices/preview', { preValidation: guard('notices.send'), schema: { body: apiBody('api.admin-notice.json') } }, async (request) =>
+  app.post('/v1/admin/notices/preview', { preValidation: guard('notices.send'), config: { limited: true }, schema: { body: apiBody('api.admin-notice.json') } }, async (request) =>
     notices.previewNotice(db, request.body as notices.NoticeInput),
   );
 
-  app.post('/v1/admin/notices', { preValidation: guard('notices.send'), schema: { body: apiBody('api.admin-notice.json') } }, async (request, reply) => {
+  app.post('/v1/admin/notices', { preValidation: guard('notices.send'), config: { limited: true }, schema: { body: apiBody('api.admin-notice.json') } }, async (request, reply) => {
     const sent = await notices.sendNotice(db, whoOf(request), request.body as notices.NoticeInput);
     return reply.code(201).send(sent);
   });
 
-  app.post('/v1/admin/notices/:id/retract', { preValidation: guard('notices.retract'), schema: { params: params('api.admin-id-params.json') } }, async (request) => ({
+  app.post('/v1/admin/notices/:id/retract', { preValidation: guard('notices.retract'), config: { limited: true }, schema: { params: params('api.admin-id-params.json') } }, async (request) => ({
     notice: await notices.retractNotice(db, whoOf(request), (request.params as { id: string }).id),
   }));
 
@@ -129,7 +129,7 @@ export function adminRecordRoutes(app: FastifyInstance, ctx: AdminContext): void
 
   app.post(
     '/v1/admin/inquiries/:id/answer/preview',
-    { preValidation: guard('inquiries.handle'), schema: { params: params('api.admin-id-params.json'), body: apiBody('api.admin-answer.json') } },
+    { preValidation: guard('inquiries.handle'), config: { limited: true }, schema: { params: params('api.admin-id-params.json'), body: apiBody('api.admin-answer.json') } },
     async (request) => {
       const preview = await inquiries.previewAnswer(db, (request.params as { id: string }).id, (request.body as { answer: string }).answer);
       return { mail: { to: preview.to.email, name: preview.to.name, ...mailPreview(preview.template, preview.values) } };
@@ -138,7 +138,7 @@ export function adminRecordRoutes(app: FastifyInstance, ctx: AdminContext): void
 
   app.post(
     '/v1/admin/inquiries/:id/answer',
-    { preValidation: guard('inquiries.handle'), schema: { params: params('api.admin-id-params.json'), body: apiBody('api.admin-answer.json') } },
+    { preValidation: guard('inquiries.handle'), config: { limited: true }, schema: { params: params('api.admin-id-params.json'), body: apiBody('api.admin-answer.json') } },
     async (request, reply) => {
       const done = await inquiries.answerInquiry(db, outbox, whoOf(request), { id: (request.params as { id: string }).id }, (request.body as { answer: string }).answer);
       return reply.code(201).send({ answer_id: done.answerId, status: 'answered', notice: done.notice ?? null, mail: await tryMail(outbox, done.mailId, done.to.email) });
@@ -147,7 +147,7 @@ export function adminRecordRoutes(app: FastifyInstance, ctx: AdminContext): void
 
   app.post(
     '/v1/admin/inquiries/:id/answers/:answerId/correction/preview',
-    { preValidation: guard('inquiries.handle'), schema: { params: params('api.admin-answer-params.json'), body: apiBody('api.admin-correction.json') } },
+    { preValidation: guard('inquiries.handle'), config: { limited: true }, schema: { params: params('api.admin-answer-params.json'), body: apiBody('api.admin-correction.json') } },
     async (request) => {
       const body = request.body as { answer: string; note: string };
       const preview = await inquiries.previewCorrection(db, (request.params as { id: string }).id, body.answer, body.note);
@@ -157,7 +157,7 @@ export function adminRecordRoutes(app: FastifyInstance, ctx: AdminContext): void
 
   app.post(
     '/v1/admin/inquiries/:id/answers/:answerId/correction',
-    { preValidation: guard('inquiries.handle'), schema: { params: params('api.admin-answer-params.json'), body: apiBody('api.admin-correction.json') } },
+    { preValidation: guard('inquiries.handle'), config: { limited: true }, schema: { params: params('api.admin-answer-params.json'), body: apiBody('api.admin-correction.json') } },
     async (request, reply) => {
       const { id, answerId } = request.params as { id: string; answerId: string };
       const body = request.body as { answer: string; note: string };
@@ -168,11 +168,11 @@ export function adminRecordRoutes(app: FastifyInstance, ctx: AdminContext): void
 
   app.post(
     '/v1/admin/inquiries/:id/assign',
-    { preValidation: guard('inquiries.handle'), schema: { params: params('api.admin-id-params.json'), body: apiBody('api.admin-assign.json') } },
+    { preValidation: guard('inquiries.handle'), config: { limited: true }, schema: { params: params('api.admin-id-params.json'), body: apiBody('api.admin-assign.json') } },
     async (request) => inquiries.assignInquiry(db, whoOf(request), (request.params as { id: string }).id, (request.body as { operator_id: string }).operator_id),
   );
 
-  app.post('/v1/admin/inquiries/:id/done', { preValidation: guard('inquiries.handle'), schema: { params: params('api.admin-id-params.json') } }, async (request) => {
+  app.post('/v1/admin/inquiries/:id/done', { preValidation: guard('inquiries.handle'), config: { limited: true }, schema: { params: params('api.admin-id-params.json') } }, async (request) => {
     const { row, previous } = await inquiries.closeInquiry(db, whoOf(request), { id: (request.params as { id: string }).id });
     return { id: row.id, ticket_no: row.ticket_no, status: 'closed', previous };
   });
