@@ -8,6 +8,7 @@ import { formNames, loadCatalogue } from '../../src/shared/validation/schema-fil
 import { JAPANESE } from '../support/forms';
 import { screenComponent } from '../../src/app/screen-loader';
 import messages from '../../messages/ja.json';
+import adminCatalogue from '../../schemas/admin-catalogue.json';
 
 interface Route {
   path: string;
