@@ -122,7 +122,7 @@ export function ApplicationDetail({ registerNumber }: { registerNumber: string }
                   <td>{formatDateTime(d.at)}</td>
                   <td>
                     {label('decision', d.decision)}
-                    {d.reversed_by ? <span className="badge">{text.applications.reversed}</span> : null}
+                    {d.reversed_by ? <span className="tag">{text.applications.reversed}</span> : null}
                   </td>
                   <td className="pre">{d.reason ?? ''}</td>
                   <td>{nameOf(d.operator)}</td>

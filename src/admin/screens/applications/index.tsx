@@ -90,7 +90,7 @@ function ApplicationList() {
                     <td>{formatDateTime(row.applied_at)}</td>
                     <td>
                       {label('applicationStatus', row.status)}
-                      {row.member_status === 'withdrawn' && <span className="badge">{label('memberStatus', 'withdrawn')}</span>}
+                      {row.member_status === 'withdrawn' && <span className="tag">{label('memberStatus', 'withdrawn')}</span>}
                     </td>
                     <td>{formatDateTime(row.decided_at)}</td>
                   </tr>

@@ -101,8 +101,8 @@ export function InquiryThread({ id }: { id: string }) {
             <li key={a.id} className="thread__item">
               <p className="muted">
                 {format(text.inquiries.answeredBy, { at: formatDateTime(a.at), name: nameOf(a.operator) ?? '' })}
-                {a.corrects && <span className="badge">{text.inquiries.correctionBadge}</span>}
-                {a.mail_status && <span className="badge">{label('mailStatus', a.mail_status)}</span>}
+                {a.corrects && <span className="tag">{text.inquiries.correctionBadge}</span>}
+                {a.mail_status && <span className="tag">{label('mailStatus', a.mail_status)}</span>}
               </p>
               <p className="pre">{a.answer}</p>
               {a.note && <p className="muted">{format(text.inquiries.correctionNote, { note: a.note })}</p>}
