@@ -101,7 +101,7 @@ test('every screen renders its data from the contract’s answers, with axe 0', 
     ['/admin/members/m-1', '会員の詳細', '年末年始の休業のお知らせ'],
     ['/admin/members/export', '会員のCSV出力', 'メールアドレス'],
     ['/admin/stats', title('stats'), '5未満'],
-    ['/admin/audit', title('audit'), '承認'],
+    ['/admin/audit', title('audit'), '127.0.0.1'],
     ['/admin/operators', title('operators'), '自治体 次郎'],
   ];
   for (const [path, heading, shown] of visits) {
