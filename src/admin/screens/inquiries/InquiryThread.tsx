@@ -193,6 +193,10 @@ export function InquiryThread({ id }: { id: string }) {
               })
             }
           />
+        </section>
+      )}
+      {!closed && (
+        <section className="card">
           <h2>{text.inquiries.done}</h2>
           <p>{text.inquiries.doneLead}</p>
           <button
