@@ -181,3 +181,16 @@ test('a municipality sees statistics only', async ({ page }) => {
   await expect(page.getByRole('alert')).toHaveText(admin.common.refused);
   await expect(page.getByText('hanako@example.com')).toHaveCount(0);
 });
+
+test('logging out leaves no draft in the tab for the next operator', async ({ page }) => {
+  const sent = await fakeApi(page, { 'POST /logout': (route) => route.fulfill({ status: 204 }) });
+  await page.goto(`${E2E.appUrl}/admin/notices/new`);
+  await page.getByRole('textbox', { name: 'お知らせの本文' }).fill('下書きの本文');
+  await page.reload();
+  await expect(page.getByRole('textbox', { name: 'お知らせの本文' })).toHaveValue('下書きの本文');
+  await page.getByRole('button', { name: admin.common.logout }).click();
+  await expect(h1(page, title('login'))).toBeVisible();
+  expect(sent.find((s) => s.key === 'POST /logout')?.csrf).toBe(CSRF);
+  await page.goto(`${E2E.appUrl}/admin/notices/new`);
+  await expect(page.getByRole('textbox', { name: 'お知らせの本文' })).toHaveValue('');
+});

@@ -8,7 +8,7 @@ import { adminCall } from './api';
 import { loginPath, menuFor, pages } from './catalogue';
 import { label } from './format';
 import { OperatorGuard, useSession } from './session';
-import { Loading } from './ui';
+import { clearDrafts, Loading } from './ui';
 
 const modules = import.meta.glob<{ default: ComponentType }>('./screens/*/index.tsx');
 const screens = new Map<string, ComponentType>();
@@ -54,6 +54,7 @@ function Layout() {
   const navigate = useNavigate();
   const logout = async () => {
     await adminCall('post', '/logout').catch(() => undefined);
+    clearDrafts();
     end();
     navigate(loginPath, { replace: true });
   };

@@ -5,6 +5,7 @@ import text from '../../messages/admin.ja.json';
 import { format } from '../shared/format';
 import { AdminFailure } from './api';
 import { useSessionDraft } from '../app/use-session-draft';
+import { DRAFT_PREFIX } from '../api/session';
 
 /** What a refused or failed call says, in Japanese. */
 export const failureText = (failure: unknown) => (failure instanceof AdminFailure ? failure.message : text.errors.unknown);
@@ -146,6 +147,16 @@ export function useDraft<T extends object>(key: string, empty: Partial<T> = {}) 
   return { data, change, reset };
 }
 const NO_SECRETS: readonly string[] = ['code'];
+
+/** At logout: no draft of this operator stays in the tab for the next one. (A session that
+ *  ended by itself keeps them: the same operator logs in again and finds their input.) */
+export function clearDrafts() {
+  try {
+    for (const key of Object.keys(sessionStorage)) if (key.startsWith(`${DRAFT_PREFIX}admin:`)) sessionStorage.removeItem(key);
+  } catch {
+    // storage off: there is nothing to clear
+  }
+}
 
 /** A definition list of label/value pairs. */
 export function Facts({ rows }: { rows: Array<[string, ReactNode]> }) {
