@@ -13,6 +13,7 @@ import admin from '../messages/admin.ja.json' with { type: 'json' };
 import adminCatalogue from '../schemas/admin-catalogue.json' with { type: 'json' };
 import { hashPassword } from '../src/server/services/passwords';
 import { iso, now } from '../src/server/services/clock';
+import { registerNumber } from '../src/server/registrations';
 
 const title = (path: string) => adminCatalogue.routes.find((r) => r.path === path)!.title;
 const heading = (page: import('@playwright/test').Page, text: string) => page.getByRole('heading', { level: 1, name: text });
@@ -117,7 +118,11 @@ test.describe("a clerk's day", () => {
     await expectAccessible(page, 'admin home');
 
     // The member's pending application: the list, the detail, approve behind the confirmation.
-    const application = await db.selectFrom('applications').select('register_number').where('user_id', '=', member.id).executeTakeFirstOrThrow();
+    // The fixture's member has no application of their own: one pending, as registration leaves it.
+    const application = (await db.selectFrom('applications').select('register_number').where('user_id', '=', member.id).executeTakeFirst()) ?? { register_number: registerNumber(now()) };
+    if (!(await db.selectFrom('applications').select('id').where('user_id', '=', member.id).executeTakeFirst())) {
+      await db.insertInto('applications').values({ id: randomUUID(), user_id: member.id, register_number: application.register_number, status: 'pending', applied_at: iso(now()), decided_at: null }).execute();
+    }
     await page.getByRole('navigation', { name: admin.common.menu }).getByRole('link', { name: title('applications') }).click();
     await page.getByRole('searchbox').fill(member.email);
     await page.getByRole('button', { name: admin.common.search }).click();
