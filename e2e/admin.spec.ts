@@ -4,7 +4,7 @@
 // answer and correct an inquiry, export members). The clerk's day needs the back office's API
 // (issue 23's accounts and records work): where /v1/admin/session is not there it is skipped,
 // and says so.
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { test, expect, waitForMail, codeIn, typeCode, loginAs } from './support/fixtures';
 import { expectAccessible } from './support/axe';
 import { E2E } from './support/stack-env';
@@ -12,8 +12,7 @@ import { labels, submitText } from './support/texts';
 import admin from '../messages/admin.ja.json' with { type: 'json' };
 import adminCatalogue from '../schemas/admin-catalogue.json' with { type: 'json' };
 import { hashPassword } from '../src/server/services/passwords';
-import { iso, now } from '../src/server/services/clock';
-import { registerNumber } from '../src/server/registrations';
+import { iso, japanDay, now } from '../src/server/services/clock';
 
 const title = (path: string) => adminCatalogue.routes.find((r) => r.path === path)!.title;
 const heading = (page: import('@playwright/test').Page, text: string) => page.getByRole('heading', { level: 1, name: text });
@@ -119,7 +118,7 @@ test.describe("a clerk's day", () => {
 
     // The member's pending application: the list, the detail, approve behind the confirmation.
     // The fixture's member has no application of their own: one pending, as registration leaves it.
-    const application = (await db.selectFrom('applications').select('register_number').where('user_id', '=', member.id).executeTakeFirst()) ?? { register_number: registerNumber(now()) };
+    const application = (await db.selectFrom('applications').select('register_number').where('user_id', '=', member.id).executeTakeFirst()) ?? { register_number: `R${japanDay(now())}-${String(randomInt(0, 1_000_000)).padStart(6, '0')}` };
     if (!(await db.selectFrom('applications').select('id').where('user_id', '=', member.id).executeTakeFirst())) {
       await db.insertInto('applications').values({ id: randomUUID(), user_id: member.id, register_number: application.register_number, status: 'pending', applied_at: iso(now()), decided_at: null }).execute();
     }
