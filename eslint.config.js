@@ -42,7 +42,12 @@ export default tseslint.config(
             { target: './src/app', from: './src/screens', message: 'The app shell loads screens by the catalogue, never imports them.' },
             { target: './src/engine', from: ['./src/app', './src/api', './src/screens'], message: 'The engine knows no screen, app shell or API.' },
             { target: './src/shared', from: ['./src/app', './src/api', './src/engine', './src/screens', './src/server'], message: 'Shared code imports neither side.' },
-            { target: './src/server', from: ['./src/app', './src/api', './src/engine', './src/screens'], message: 'The server imports no client code.' },
+            { target: './src/server', from: ['./src/app', './src/api', './src/engine', './src/screens', './src/admin'], message: 'The server imports no client code.' },
+            // The back office (/admin/) is a client of its own: it may use the engine, shared code and
+            // the app shell's drafts, never the member screens or the server; nothing of the member
+            // site imports it (its bundle stays apart, vite.admin.config.ts).
+            { target: './src/admin', from: ['./src/screens', './src/server'], message: 'The back office imports no member screen and no server code.' },
+            { target: ['./src/app', './src/api', './src/engine', './src/screens', './src/shared'], from: './src/admin', message: 'The member site never imports the back office.' },
             {
               target: './src/server/routes/!(verify).ts',
               from: './src/server/routes',

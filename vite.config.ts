@@ -19,9 +19,10 @@ const ALONE = [
   'tests/operator/cli.test.ts',
 ];
 
-export default defineConfig({
-  base: '/user/',
-  plugins: [
+/** The plugins of a client build: the member site's (this file) and the back office's
+ *  (vite.admin.config.ts), fresh instances for each build. */
+export function clientPlugins() {
+  return [
     react(),
     formsPlugin(),
     slimClientPlugin(),
@@ -29,7 +30,12 @@ export default defineConfig({
     postalTownsPlugin(),
     // .br and .gz beside every asset, served by @fastify/static's preCompressed (ADR 017)
     compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, exclude: [/\.vite\//, /\.map$/], logLevel: 'silent' }),
-  ],
+  ];
+}
+
+export default defineConfig({
+  base: '/user/',
+  plugins: clientPlugins(),
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -7,6 +7,7 @@ import middie from '@fastify/middie';
 import { createServer } from 'vite';
 import { startStack } from '../src/server/main';
 import { injectSettings } from '../src/server/client-files';
+import { sendAdminPage } from '../src/server/admin/client';
 import { devFormRoutes } from './dev-form-verdict';
 import { devImpactRoutes } from './dev-form-impact';
 import { loadConfig } from '../src/server/config';
@@ -26,6 +27,9 @@ const stack = await startStack(undefined, {
     app.get('/user/*', async (request, reply) => reply.type('text/html; charset=utf-8').send(await page(request.url)));
     app.get('/user', (_, reply) => reply.redirect('/user/'));
     app.get('/', (_, reply) => reply.redirect('/user/'));
+    // The back office (src/admin/) from the same Vite server: its entry's modules load under /user/.
+    app.get('/admin/*', async (request, reply) => sendAdminPage(reply, await vite.transformIndexHtml(request.url, readFileSync('admin.html', 'utf8'))));
+    app.get('/admin', (_, reply) => reply.redirect('/admin/'));
   },
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { build } from 'vite';
 import { DIST_DIR, startFromCommandLine } from '../src/server/main';
 
-const SOURCES = ['src', 'schemas', 'messages', 'public', 'tools', 'index.html', 'vite.config.ts'];
+const SOURCES = ['src', 'schemas', 'messages', 'public', 'tools', 'index.html', 'vite.config.ts', 'admin.html', 'vite.admin.config.ts'];
+/** The member site's page and the back office's (vite.admin.config.ts builds it into dist/admin/). */
+const PAGES = [DIST_DIR + 'index.html', DIST_DIR + 'admin/admin.html'];
 
 function newestChange(path: string): number {
   if (!existsSync(path)) return 0;
@@ -14,9 +16,10 @@ function newestChange(path: string): number {
   return readdirSync(path).reduce((newest, entry) => Math.max(newest, newestChange(join(path, entry))), stat.mtimeMs);
 }
 
-const built = existsSync(DIST_DIR + 'index.html') ? statSync(DIST_DIR + 'index.html').mtimeMs : 0;
+const built = Math.min(...PAGES.map((page) => (existsSync(page) ? statSync(page).mtimeMs : 0)));
 if (Math.max(...SOURCES.map(newestChange)) > built) {
   console.log('Building the client into dist/ …');
   await build({ logLevel: 'warn' });
+  await build({ configFile: 'vite.admin.config.ts', logLevel: 'warn' });
 }
 await startFromCommandLine();

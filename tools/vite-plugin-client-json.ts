@@ -32,7 +32,7 @@ export const withoutComments = <T>(value: T): T => withoutKeys(value, ['$comment
  *  the invalid ones (for the specification, the tests and the development review page), how a
  *  pattern reads in the specification, the server's checks and whether the form submits, and the
  *  required message the build has already put into errorMessage. */
-export const NOT_FOR_THE_BROWSER = ['$comment', 'examples', 'x-invalid-examples', 'x-pattern-description', 'x-server-checks', 'x-submits', 'x-required-message'] as const;
+export const NOT_FOR_THE_BROWSER = ['$comment', 'examples', 'x-invalid-examples', 'x-pattern-description', 'x-server-checks', 'x-submits', 'x-required-message', 'x-options-from'] as const;
 
 const posix = (id: string) => id.replace(/\\/g, '/');
 

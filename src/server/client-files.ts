@@ -15,6 +15,7 @@ import messages from '../../messages/ja.json';
 import { format } from '../shared/format';
 import type { ClientSettings } from '../shared/api-types';
 import { entryFiles, firstRenderFiles, readManifest, routeFiles, type RouteLike, type ViteManifest } from './route-assets';
+import { ADMIN_DIST, serveAdminClient } from './admin/client';
 
 export const CLIENT_SETTINGS_META = 'member-site-settings';
 
@@ -94,7 +95,8 @@ export async function serveClient(app: FastifyInstance, distDir: string, setting
     preCompressed: true, // the .br / .gz files the build wrote beside each asset
     dotfiles: 'ignore', // .vite/manifest.json is for the server, not for browsers
     // Source maps stay beside the build for error reports; browsers get 404 (ADR 029).
-    allowedPath: (path) => !path.endsWith('.map'),
+    // The back office's build (dist/admin/) is served under /admin/ only (./admin/client.ts).
+    allowedPath: (path) => !path.endsWith('.map') && !path.startsWith(`/${ADMIN_DIST}/`),
     cacheControl: false,
     setHeaders(reply, path) {
       reply.header('cache-control', path.startsWith(assetsDir) ? IMMUTABLE : 'no-cache');
@@ -109,4 +111,5 @@ export async function serveClient(app: FastifyInstance, distDir: string, setting
   app.get('/user/*', sendPage);
   app.get('/user', (_, reply) => reply.redirect('/user/'));
   app.get('/', (_, reply) => reply.redirect('/user/'));
+  await serveAdminClient(app, distDir);
 }

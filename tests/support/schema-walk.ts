@@ -62,6 +62,8 @@ export const ANNOTATIONS = new Set([
   'x-pattern-description',
   // the project's own: limits a shared field takes from another (src/shared/validation/derived-limits.ts)
   'x-limits-from',
+  // the project's own: the API a back-office field's run-time choices come from, for the validation spec
+  'x-options-from',
   // the project's own: what the server checks of a form beyond its schema, for the validation spec
   // (tools/validation-spec/server-checks.ts)
   'x-server-checks',

@@ -6,7 +6,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from 'vite';
@@ -15,6 +15,7 @@ import messages from '../../messages/ja.json';
 import mailMessages from '../../messages/mail.ja.json';
 import operatorMessages from '../../messages/operator.ja.json';
 import impactMessages from '../../messages/impact.ja.json';
+import adminMessages from '../../messages/admin.ja.json';
 import budgets from '../../bench/budgets.json';
 import viteConfig from '../../vite.config';
 import { firstRenderFiles, POSTAL_LOOKUP, readManifest, routeFiles, SESSION_DIALOG } from '../../src/server/route-assets';
@@ -73,13 +74,25 @@ beforeAll(async () => {
     logLevel: 'silent',
     mode: 'production',
     build: { outDir, emptyOutDir: true, sourcemap: false, reportCompressedSize: false },
-  }).finally(() => {
-    process.env.NODE_ENV = nodeEnv;
-  });
+  })
+    // The back office's build beside it, into <outDir>/admin as `npm run build` makes dist/admin:
+    // the same scans cover its scripts (vite.admin.config.ts).
+    .then(() =>
+      build({
+        root: ROOT,
+        configFile: join(ROOT, 'vite.admin.config.ts'),
+        logLevel: 'silent',
+        mode: 'production',
+        build: { outDir: join(outDir, 'admin'), emptyOutDir: true, sourcemap: false, reportCompressedSize: false },
+      }),
+    )
+    .finally(() => {
+      process.env.NODE_ENV = nodeEnv;
+    });
   scripts = listFiles(outDir)
     .filter((f) => /\.(m?js|cjs)$/.test(f))
     .map((file) => ({ file: file.slice(outDir.length + 1), code: readFileSync(file, 'utf8') }));
-}, 60_000);
+}, 120_000);
 
 afterAll(() => {
   if (outDir && outDir !== BUILT) rmSync(outDir, { recursive: true, force: true });
@@ -116,13 +129,38 @@ function texts(value: unknown): string[] {
   return Object.entries(value).flatMap(([key, child]) => (key === '$comment' ? [] : texts(child)));
 }
 
+describe('the back office’s bundle (/admin/)', () => {
+  const adminScripts = () => scripts.filter(({ file }) => file.startsWith(`admin${sep}`));
+  const memberScripts = () => scripts.filter(({ file }) => !file.startsWith(`admin${sep}`));
+  // Texts only the back office has (not one of the member site's).
+  const shownToMembers = texts(messages).join('\n');
+  const adminOnly = texts(adminMessages).filter((text) => text.length >= 12 && !shownToMembers.includes(text));
+
+  it('is built apart, with its forms’ precompiled validators', () => {
+    expect(readdirSync(join(outDir, 'admin'))).toContain('admin.html');
+    expect(adminScripts().length).toBeGreaterThan(3);
+    const message = rulesOf('admin-decision').message('reason', 'maxLength');
+    expect(adminScripts().some(({ code }) => code.includes(message))).toBe(true);
+    expect(readManifest(join(outDir, 'admin'))['admin.html']).toBeDefined();
+  });
+
+  it('no member script carries its code or its texts, and the member build has no admin entry', () => {
+    expect(adminOnly.length).toBeGreaterThan(50);
+    expect(adminOnly.filter((text) => adminScripts().some(({ code }) => code.includes(text))).length).toBeGreaterThan(50);
+    const hits = memberScripts().flatMap(({ file, code }) => adminOnly.filter((text) => code.includes(text)).map((text) => `${file}: ${text.slice(0, 30)}`));
+    expect(hits).toEqual([]);
+    expect(Object.keys(readManifest(outDir)).filter((key) => key.includes('admin'))).toEqual([]);
+  });
+});
+
 describe('client bundle: only the text the browser shows', () => {
   // Mail, operator and impact-report texts live in server-only files. Short ones (a label such
   // as 「お問い合わせ内容」, the secretariat's name) may well be on a form too: look for sentences.
-  const shown = texts(messages).join('\n');
+  // The back office's texts are shown too (in its own bundle, checked above).
+  const shown = [...texts(messages), ...texts(adminMessages)].join('\n');
   const serverOnly = [...texts(mailMessages), ...texts(operatorMessages), ...texts(impactMessages)].filter((text) => text.length >= 20 && !shown.includes(text));
   const keysOf = (value: object): string[] => Object.entries(value).flatMap(([key, child]) => [key, ...(child && typeof child === 'object' ? keysOf(child) : [])]);
-  const shownKeys = new Set(keysOf(messages));
+  const shownKeys = new Set([...keysOf(messages), ...keysOf(adminMessages)]);
 
   it('the server-only message files hold texts to look for', () => {
     expect(serverOnly.length).toBeGreaterThan(20);

@@ -4,7 +4,7 @@
 // patterns in words with the regex as a footnote, each option list once at the end. Pure and
 // deterministic (no clock, no environment, sorted input), so CI can regenerate it and diff.
 // Wording: messages/validation-spec.ja.json.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format } from '../../src/shared/format.ts';
@@ -92,12 +92,20 @@ function masterName(ctx: FormContext, name: string): string | undefined {
   return typeof master === 'string' ? master : undefined;
 }
 
+/** The API path a field's choices come from at run time (`x-options-from`, on the field or its items). */
+function optionsFrom(ctx: FormContext, name: string): string | undefined {
+  const items = ctx.fields.get(name)?.nodes.map((n) => n.items).filter(isObject) ?? [];
+  const from = fieldValue(ctx, name, 'x-options-from') ?? items.flatMap((item) => refChain(ctx.root, item)).find((n) => n['x-options-from'] !== undefined)?.['x-options-from'];
+  return typeof from === 'string' ? from : undefined;
+}
+
 /** The choices a field offers: its master list, or its enum with the UI schema's names. */
 function options(ctx: FormContext, name: string): Option[] {
   const master = masterName(ctx, name);
   if (master) {
     const list = ctx.masters[master];
-    if (!list && ctx.servedMasters.has(master)) return [];
+    // A list the back office's screen gets from the API at run time (x-options-from names it).
+    if (!list && (ctx.servedMasters.has(master) || optionsFrom(ctx, name))) return [];
     if (!list) throw new Error(`Field "${name}" names master "${master}", which schemas/masters/options.json does not have`);
     return list;
   }
@@ -262,6 +270,8 @@ function optionCell(ctx: FormContext, field: FieldRules): string[] {
   const list = options(ctx, field.name);
   const master = masterName(ctx, field.name);
   if (master && ctx.servedMasters.has(master)) return [fill(ctx.texts.servedMaster, { name: code(master), file: code(`schemas/masters/${master}.json`) })];
+  const from = optionsFrom(ctx, field.name);
+  if (from) return [fill(ctx.texts.optionsFrom, { api: code(from) })];
   if (list.length === 0) return [];
   const initial = fieldValue(ctx, field.name, 'default');
   const isDefault = (o: Option) => initial !== undefined && String(initial) === o.value;
@@ -360,7 +370,11 @@ export function generateValidationSpec(sources: SpecSources | string = {}): stri
   const apiMessages = readJson<{ api: Record<string, string> }>(join(messagesDir, 'ja.json')).api;
   const submitted = new Set(Object.values(loadApiSchemas(schemasDir)).flatMap((api) => (Array.isArray(api['x-forms']) ? api['x-forms'].map(String) : [])));
   const numbers = serverNumbers();
-  const catalogue = loadCatalogue(schemasDir) as { basePath: string; routes: Array<{ path: string; access: string; title: string; forms: string[]; readOnly?: boolean }> };
+  // The member site's screens, then the back office's (schemas/admin-catalogue.json, /admin/).
+  type Screens = { basePath: string; routes: Array<{ path: string; access: string; title: string; forms: string[]; readOnly?: boolean }> };
+  const adminFile = join(schemasDir, 'admin-catalogue.json');
+  const catalogues = [loadCatalogue(schemasDir) as Screens, ...(existsSync(adminFile) ? [readJson<Screens>(adminFile)] : [])];
+  const catalogue = { routes: catalogues.flatMap((c) => c.routes.map((r) => ({ ...r, basePath: c.basePath }))) };
   const known = formNames(schemasDir);
   const doc: DocContext = { footnotes: new Map(), mastersShown: new Set() };
 
@@ -376,11 +390,11 @@ export function generateValidationSpec(sources: SpecSources | string = {}): stri
   const withForms = catalogue.routes.filter((r) => r.forms.length > 0 && !r.readOnly);
   const listed = new Set(withForms.flatMap((r) => r.forms));
   const unlisted = known.filter((name) => !listed.has(name));
-  const pathOf = (path: string) => `${catalogue.basePath}/${path}`;
+  const pathOf = (r: { basePath: string; path: string }) => `${r.basePath}/${r.path}`;
   const formsOf = (r: (typeof catalogue.routes)[number]) => (r.readOnly ? texts.readOnlyScreen : r.forms.length > 0 ? r.forms.map(code).join(texts.listSeparator) : texts.noForms);
   const intro = { ...numbers, ipMessage: apiMessages.TOO_MANY_ATTEMPTS };
   const sections = [
-    ...withForms.flatMap((route) => [`## ${fill(texts.screenHeading, { title: route.title, path: pathOf(route.path) })}`, '', ...route.forms.flatMap((f) => formSection(f, '###'))]),
+    ...withForms.flatMap((route) => [`## ${fill(texts.screenHeading, { title: route.title, path: pathOf(route) })}`, '', ...route.forms.flatMap((f) => formSection(f, '###'))]),
     ...(unlisted.length > 0 ? [`## ${texts.unlistedHeading}`, '', ...unlisted.flatMap((f) => formSection(f, '###'))] : []),
   ];
   const lines = [
@@ -393,7 +407,7 @@ export function generateValidationSpec(sources: SpecSources | string = {}): stri
     '',
     ...table(
       texts.screenColumns,
-      catalogue.routes.map((r) => [r.title, code(pathOf(r.path)), (texts.access as Record<string, string>)[r.access] ?? r.access, formsOf(r)]),
+      catalogue.routes.map((r) => [r.title, code(pathOf(r)), (texts.access as Record<string, string>)[r.access] ?? r.access, formsOf(r)]),
     ),
     '',
     ...sections,

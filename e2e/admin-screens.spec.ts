@@ -1,0 +1,196 @@
+// Every back-office screen rendered against the contract's answers (docs: the i23 contract, the
+// /v1/admin/ API), the API answered in the browser by page.route: what each page shows, axe 0
+// on each, the CSRF token on every change, the confirmations before a decision and a notice, and
+// nothing typed lost when the session ends mid-way. The real API is exercised by admin.spec.ts's
+// clerk's day once it is on the branch.
+import type { Page, Route } from '@playwright/test';
+import { test, expect } from './support/fixtures';
+import { expectAccessible } from './support/axe';
+import { E2E } from './support/stack-env';
+import { submitText } from './support/texts';
+import admin from '../messages/admin.ja.json' with { type: 'json' };
+import adminCatalogue from '../schemas/admin-catalogue.json' with { type: 'json' };
+
+const title = (path: string) => adminCatalogue.routes.find((r) => r.path === path)!.title;
+const CSRF = 'csrf-token-of-this-session';
+const operator = { id: 'op-1', email: 'clerk@office.example.jp', name: '事務局 花子', role: 'admin' };
+const session = { operator, csrfToken: CSRF, expiresAt: '2026-04-01T01:30:00Z', endsAt: '2026-04-01T09:00:00Z' };
+const NUMBER = 'R20260401-123456';
+const page1 = <T>(items: T[]) => ({ items, total: items.length, page: 1, size: 20 });
+
+const ANSWERS: Record<string, unknown> = {
+  'GET /session': session,
+  'GET /applications': page1([{ register_number: NUMBER, status: 'pending', applied_at: '2026-04-01T01:00:00Z', decided_at: null, name: '山田 花子', email: 'hanako@example.com', member_status: 'active' }]),
+  [`GET /applications/${NUMBER}`]: {
+    application: { register_number: NUMBER, status: 'pending', applied_at: '2026-04-01T01:00:00Z', decided_at: null },
+    member: {
+      id: 'm-1',
+      email: 'hanako@example.com',
+      status: 'active',
+      fields: [
+        { name: 'last_name_kanji', label: '姓', value: '山田', display: '山田' },
+        { name: 'address', label: '住所', value: '千代田区1-1', display: '東京都千代田区1-1' },
+      ],
+    },
+    purposes: ['移住の下見', { label: '二地域居住' }],
+    decisions: [{ decision: 'declined', reason: '書類の不足', operator: { name: '事務局 太郎' }, at: '2026-03-01T01:00:00Z', reversed_by: 'op-2' }],
+  },
+  [`POST /applications/${NUMBER}/preview`]: { member: { name: '山田 花子', email: 'hanako@example.com' }, mail: { subject: '登録申請の審査結果のお知らせ', body: '山田 花子 様\n\n登録申請を承認しました。' } },
+  [`POST /applications/${NUMBER}/decision`]: { application: { register_number: NUMBER, status: 'approved' } },
+  'GET /notices': page1([{ id: 'n-1', audience: 'all', message: '年末年始の休業のお知らせ', publish_at: '2026-04-01T00:00:00Z', created_at: '2026-03-31T00:00:00Z', created_by: '事務局 花子', retracted_at: null, status: 'published' }]),
+  'POST /notices/preview': { recipients: 1, member: { name: '山田 花子', email: 'hanako@example.com' } },
+  'POST /notices': { notice: { id: 'n-2' } },
+  'GET /inquiries': page1([{ id: 'i-1', ticket_no: 'C-0001', status: 'open', created_at: '2026-04-01T00:00:00Z', name: '山田 花子', email: 'hanako@example.com', inquiry_type: '制度について', assigned_to: null }]),
+  'GET /inquiries/i-1': {
+    inquiry: { id: 'i-1', ticket_no: 'C-0001', status: 'answered', created_at: '2026-04-01T00:00:00Z', name: '山田 花子', email: 'hanako@example.com', inquiry_type: '制度について', content: '補助金の対象について教えてください。よろしくお願いします。' },
+    answers: [{ id: 'a-1', answer: '対象は…です。', operator: { name: '事務局 花子' }, at: '2026-04-02T00:00:00Z', mail_status: 'sent' }],
+    mails: [{ subject: 'お問い合わせへの回答', status: 'sent', at: '2026-04-02T00:00:00Z' }],
+  },
+  'GET /operators': { items: [{ ...operator, status: 'active', created_at: '2026-01-01T00:00:00Z' }, { id: 'op-2', email: 'city@town.example.jp', name: '自治体 次郎', role: 'municipality', status: 'invited', created_at: '2026-02-01T00:00:00Z' }] },
+  'GET /members': page1([{ id: 'm-1', register_number: NUMBER, name: '山田 花子', email: 'hanako@example.com', status: 'active', registered_at: '2026-04-01T00:00:00Z' }]),
+  'GET /members/m-1': {
+    member: { id: 'm-1', email: 'hanako@example.com', status: 'active', fields: [{ name: 'last_name_kanji', label: '姓', display: '山田' }] },
+    applications: [{ register_number: NUMBER, status: 'approved', applied_at: '2026-04-01T00:00:00Z' }],
+    inquiries: [{ id: 'i-1', ticket_no: 'C-0001', status: 'answered', created_at: '2026-04-01T00:00:00Z' }],
+    notices: [{ id: 'n-1', message: '年末年始の休業のお知らせ', publish_at: '2026-04-01T00:00:00Z', status: 'published' }],
+  },
+  'GET /members/export-columns': [
+    { name: 'email', label: 'メールアドレス' },
+    { name: 'last_name_kanji', label: '姓' },
+  ],
+  'GET /stats': {
+    floor: 5,
+    registrationsPerWeek: [{ week: '2026-W14', count: 12 }, { week: '2026-W15', count: null }],
+    purposes: [{ label: '移住の下見', count: 30 }],
+    prefectures: [{ label: '東京都', count: null }],
+    ageBands: [{ label: '30代', count: 8 }],
+    desiredMunicipalities: [{ label: '利島村', count: null }],
+  },
+  'GET /audit': page1([{ at: '2026-04-01T00:00:00Z', actor_label: '事務局 花子', actor_role: 'admin', action: 'applications.approve', member_id: 'm-1', member_name: '山田 花子', target: NUMBER, detail: { reason: '' }, ip: '127.0.0.1' }]),
+};
+
+/** Answers /v1/admin/ from ANSWERS (the contract's shapes); records what was sent. */
+async function fakeApi(page: Page, overrides: Record<string, (route: Route) => unknown> = {}) {
+  const sent: Array<{ key: string; csrf: string | null; body: unknown }> = [];
+  await page.route('**/v1/admin/**', async (route) => {
+    const request = route.request();
+    const url = new URL(request.url());
+    const key = `${request.method()} ${url.pathname.replace(/^\/v1\/admin/, '')}`;
+    if (request.method() !== 'GET') sent.push({ key, csrf: request.headers()['x-csrf-token'] ?? null, body: request.postDataJSON() });
+    if (overrides[key]) return void (await overrides[key](route));
+    if (!(key in ANSWERS)) return route.fulfill({ status: 404, json: { error: '見つかりません。', code: 'NOT_FOUND' } });
+    return route.fulfill({ status: request.method() === 'POST' && key === 'POST /notices' ? 201 : 200, json: ANSWERS[key] });
+  });
+  return sent;
+}
+
+const h1 = (page: Page, text: string) => page.getByRole('heading', { level: 1, name: text });
+
+test('every screen renders its data from the contract’s answers, with axe 0', async ({ page }) => {
+  test.setTimeout(180_000);
+  await fakeApi(page);
+  const visits: Array<[string, string, string]> = [
+    ['/admin/', title(''), admin.home.menu],
+    ['/admin/applications', title('applications'), '山田 花子'],
+    [`/admin/applications/${NUMBER}`, '登録申請の詳細', '東京都千代田区1-1'],
+    ['/admin/notices', title('notices'), '年末年始の休業のお知らせ'],
+    ['/admin/notices/new', 'お知らせの作成', 'お知らせの本文'],
+    ['/admin/inquiries', title('inquiries'), 'C-0001'],
+    ['/admin/inquiries/i-1', 'お問い合わせの詳細', '補助金の対象について'],
+    ['/admin/members?q=%E5%B1%B1%E7%94%B0', title('members'), 'hanako@example.com'],
+    ['/admin/members/m-1', '会員の詳細', '年末年始の休業のお知らせ'],
+    ['/admin/members/export', '会員のCSV出力', 'メールアドレス'],
+    ['/admin/stats', title('stats'), '5未満'],
+    ['/admin/audit', title('audit'), '127.0.0.1'],
+    ['/admin/operators', title('operators'), '自治体 次郎'],
+  ];
+  for (const [path, heading, shown] of visits) {
+    await page.goto(`${E2E.appUrl}${path}`);
+    await expect(h1(page, heading), path).toBeVisible();
+    await expect(page.getByText(shown).first(), path).toBeVisible();
+    await expectAccessible(page, path);
+  }
+});
+
+test('a decision goes through the confirmation with the member and the mail, with the CSRF token', async ({ page }) => {
+  const sent = await fakeApi(page);
+  await page.goto(`${E2E.appUrl}/admin/applications/${NUMBER}`);
+  await page.getByRole('radio', { name: '否認する' }).check();
+  await page.getByRole('button', { name: submitText('admin-decision') }).click();
+  // declining needs a reason: nothing was sent
+  await expect(page.getByText('否認する場合は理由を入力してください').first()).toBeVisible();
+  expect(sent).toEqual([]);
+  await page.getByRole('radio', { name: '承認する' }).check();
+  await page.getByRole('button', { name: submitText('admin-decision') }).click();
+  const dialog = page.getByRole('dialog', { name: admin.applications.confirmApprove });
+  await expect(dialog).toContainText('hanako@example.com');
+  await expect(dialog).toContainText('登録申請を承認しました。');
+  await expectAccessible(page, 'the decision’s confirmation');
+  expect(sent.map((s) => s.key)).toEqual([`POST /applications/${NUMBER}/preview`]);
+  await dialog.getByRole('button', { name: admin.applications.doApprove }).click();
+  await expect(page.getByText(admin.applications.approved)).toBeVisible();
+  expect(sent.map((s) => s.key)).toEqual([`POST /applications/${NUMBER}/preview`, `POST /applications/${NUMBER}/decision`]);
+  expect(sent.every((s) => s.csrf === CSRF)).toBe(true);
+  expect(sent[1].body).toEqual({ decision: 'approved' });
+});
+
+test('a notice shows its recipients before it is sent; a session that ended keeps what was typed', async ({ page }) => {
+  let alive = false;
+  const sent = await fakeApi(page, {
+    'POST /notices/preview': (route) =>
+      alive ? route.fulfill({ json: ANSWERS['POST /notices/preview'] }) : route.fulfill({ status: 401, json: { error: 'ログインしてください。', code: 'ADMIN_UNAUTHENTICATED' } }),
+    'POST /login': (route) => route.fulfill({ json: { flow: 'flow-1' } }),
+    'POST /login/code': (route) => {
+      alive = true;
+      return route.fulfill({ json: session });
+    },
+  });
+  await page.goto(`${E2E.appUrl}/admin/notices/new`);
+  await page.getByRole('textbox', { name: '受付番号' }).fill(NUMBER);
+  await page.getByRole('textbox', { name: 'お知らせの本文' }).fill('書類の再提出をお願いします。');
+  await page.getByRole('button', { name: submitText('admin-notice') }).click();
+  // the session had ended: to login, told why
+  await expect(h1(page, title('login'))).toBeVisible();
+  await expect(page.getByText(admin.login.ended)).toBeVisible();
+  await page.getByRole('textbox', { name: 'メールアドレス' }).fill(operator.email);
+  await page.getByRole('textbox', { name: 'パスワード' }).fill('Clerk-Pass1!');
+  await page.getByRole('button', { name: submitText('admin-login') }).click();
+  for (const [i, digit] of [...'12345'].entries()) await page.getByLabel(new RegExp(`${i + 1}桁目`)).fill(digit);
+  await page.getByRole('button', { name: submitText('admin-login-code') }).click();
+  // back where the operator was, with what they had typed
+  await expect(h1(page, 'お知らせの作成')).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'お知らせの本文' })).toHaveValue('書類の再提出をお願いします。');
+  await expect(page.getByRole('textbox', { name: '受付番号' })).toHaveValue(NUMBER);
+  await page.getByRole('button', { name: submitText('admin-notice') }).click();
+  const dialog = page.getByRole('dialog', { name: admin.notices.confirm });
+  await expect(dialog).toContainText('送信先：1人');
+  await expect(dialog).toContainText('書類の再提出をお願いします。');
+  await dialog.getByRole('button', { name: admin.notices.doSend }).click();
+  await expect(page.getByText(admin.notices.sent)).toBeVisible();
+  const notice = sent.find((s) => s.key === 'POST /notices')!;
+  expect(notice.csrf).toBe(CSRF);
+  expect(notice.body).toEqual({ audience: 'one', register_number: NUMBER, message: '書類の再提出をお願いします。' });
+});
+
+test('a municipality sees statistics only', async ({ page }) => {
+  await fakeApi(page, { 'GET /session': (route) => route.fulfill({ json: { ...session, operator: { ...operator, role: 'municipality' } } }) });
+  await page.goto(`${E2E.appUrl}/admin/`);
+  const menu = page.getByRole('navigation', { name: admin.common.menu });
+  await expect(menu.getByRole('link')).toHaveText([title(''), title('stats')]);
+  await page.goto(`${E2E.appUrl}/admin/members/m-1`);
+  await expect(page.getByRole('alert')).toHaveText(admin.common.refused);
+  await expect(page.getByText('hanako@example.com')).toHaveCount(0);
+});
+
+test('logging out leaves no draft in the tab for the next operator', async ({ page }) => {
+  const sent = await fakeApi(page, { 'POST /logout': (route) => route.fulfill({ status: 204 }) });
+  await page.goto(`${E2E.appUrl}/admin/notices/new`);
+  await page.getByRole('textbox', { name: 'お知らせの本文' }).fill('下書きの本文');
+  await page.reload();
+  await expect(page.getByRole('textbox', { name: 'お知らせの本文' })).toHaveValue('下書きの本文');
+  await page.getByRole('button', { name: admin.common.logout }).click();
+  await expect(h1(page, title('login'))).toBeVisible();
+  expect(sent.find((s) => s.key === 'POST /logout')?.csrf).toBe(CSRF);
+  await page.goto(`${E2E.appUrl}/admin/notices/new`);
+  await expect(page.getByRole('textbox', { name: 'お知らせの本文' })).toHaveValue('');
+});

@@ -1,0 +1,93 @@
+// Operator login: e-mail and password, then the 5-digit code mailed every time (the member
+// site's code boxes). Afterwards the operator goes back to where they were.
+import { useState } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import * as loginForm from 'virtual:form/admin-login';
+import * as codeForm from 'virtual:form/admin-login-code';
+import text from '../../../../messages/admin.ja.json';
+import { SchemaForm } from '../../../engine/SchemaForm';
+import { format } from '../../../shared/format';
+import type { FieldErrors } from '../../../shared/validation/field-errors';
+import { adminCall, AdminFailure, type SessionAnswer } from '../../api';
+import { useSession, type LoginState } from '../../session';
+import { Failure, failureText, useDraft } from '../../ui';
+
+interface Credentials {
+  email: string;
+  password: string;
+}
+
+export default function LoginScreen() {
+  const { start, ended, operator } = useSession();
+  const navigate = useNavigate();
+  const from = (useLocation().state as LoginState | null)?.from;
+  const credentials = useDraft<Credentials>('login');
+  const [code, setCode] = useState<{ code?: string }>({});
+  const [flow, setFlow] = useState<string>();
+  const [errors, setErrors] = useState<FieldErrors>();
+  const [codeErrors, setCodeErrors] = useState<FieldErrors>();
+  const [failure, setFailure] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  const run = async (action: () => Promise<void>, fields: (f: FieldErrors) => void) => {
+    setBusy(true);
+    setFailure(undefined);
+    try {
+      await action();
+    } catch (thrown) {
+      if (thrown instanceof AdminFailure && thrown.fields) fields(thrown.fields);
+      else setFailure(failureText(thrown));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const send = (value: Credentials) =>
+    run(async () => {
+      const answer = await adminCall<{ flow: string }>('post', '/login', { body: value });
+      setCode({});
+      setFlow(answer.flow);
+    }, setErrors);
+  const verify = (value: { code: string }) =>
+    run(async () => {
+      const answer = await adminCall<SessionAnswer>('post', '/login/code', { body: { flow, code: value.code } });
+      start(answer);
+      credentials.reset();
+      navigate(from && from !== '/login' ? from : '/', { replace: true });
+    }, setCodeErrors);
+
+  return (
+    <section className="card card--narrow">
+      {ended && (
+        <p className="notice notice--warning" role="status">
+          {text.login.ended}
+        </p>
+      )}
+      {operator && !flow && <p className="notice notice--info">{format(text.login.already, { name: operator.name })}</p>}
+      <Failure message={failure} />
+      <SchemaForm
+        id="adminLoginForm"
+        form={loginForm}
+        formData={credentials.data}
+        onChange={credentials.change}
+        onSubmit={send}
+        serverErrors={errors}
+        busy={busy}
+        uiOverrides={flow ? { email: { 'ui:readonly': true }, password: { 'ui:readonly': true } } : undefined}
+        actions={flow ? <></> : undefined}
+      />
+      {flow && (
+        <>
+          <p className="notice notice--info" role="status">
+            {format(text.login.codeSent, { email: credentials.data.email ?? '' })}
+          </p>
+          <SchemaForm id="adminLoginCodeForm" form={codeForm} formData={code} onChange={setCode} onSubmit={verify} serverErrors={codeErrors} busy={busy} />
+          <div className="actions actions--secondary">
+            <button type="button" className="button" disabled={busy} onClick={() => setFlow(undefined)}>
+              {text.login.redo}
+            </button>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

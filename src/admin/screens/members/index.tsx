@@ -1,0 +1,206 @@
+// Members: search, one member in full (the API records the view), and at members/export the
+// CSV of members who agreed to mail, with the columns chosen from the record's fields.
+import { useState } from 'react';
+import { Link, useLocation, useParams, useSearchParams } from 'react-router-dom';
+import * as exportForm from 'virtual:form/admin-member-export';
+import text from '../../../../messages/admin.ja.json';
+import { SchemaForm } from '../../../engine/SchemaForm';
+import { adminCall, type Page } from '../../api';
+import { pageSizeOf } from '../../catalogue';
+import { formatDateTime, label } from '../../format';
+import { Done, Facts, Failure, Loading, Pager, useDraft, useLoad } from '../../ui';
+
+interface MemberRow {
+  id: string;
+  register_number?: string | null;
+  name: string;
+  email: string;
+  status: string;
+  registered_at: string;
+}
+interface MemberDetail {
+  member: { id: string; email: string; status: string; register_number?: string; fields: Array<{ name: string; label: string; display: string }> };
+  applications: Array<{ register_number: string; status: string; applied_at: string; decided_at?: string | null }>;
+  inquiries: Array<{ id: string; ticket_no: string; status: string; created_at: string }>;
+  notices: Array<{ id: string; message: string; publish_at: string; status?: string }>;
+}
+
+const SIZE = pageSizeOf('members');
+
+export default function MembersScreen() {
+  const { id } = useParams();
+  const { pathname } = useLocation();
+  if (/\/members\/export\/?$/.test(pathname)) return <MemberExport />;
+  return id ? <Member id={id} /> : <MemberSearch />;
+}
+
+function MemberSearch() {
+  const [params, setParams] = useSearchParams();
+  const q = params.get('q') ?? '';
+  const page = Number(params.get('page') ?? 1) || 1;
+  // Each search is recorded (members.search): none runs before the operator asks.
+  const list = useLoad(() => (q ? adminCall<Page<MemberRow>>('get', '/members', { query: { q, page, size: SIZE } }) : Promise.resolve(undefined)), `${q}|${page}`);
+  return (
+    <>
+      <p>
+        <Link to="/members/export">{text.members.toExport}</Link>
+      </p>
+      <form
+        className="filters"
+        role="search"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setParams({ q: String(new FormData(event.currentTarget).get('q') ?? '').trim(), page: '1' });
+        }}
+      >
+        <label>
+          {text.members.search}
+          <input name="q" type="search" defaultValue={q} placeholder={text.members.searchPlaceholder} />
+        </label>
+        <button type="submit" className="button">
+          {text.common.search}
+        </button>
+      </form>
+      <p className="muted">{text.members.recorded}</p>
+      {list.loading && q && <Loading />}
+      <Failure message={list.error} />
+      {list.data && (
+        <>
+          {list.data.items.length === 0 ? (
+            <p>{text.common.empty}</p>
+          ) : (
+            <table className="table">
+              <caption className="visually-hidden">{text.members.caption}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{text.fields.registerNumber}</th>
+                  <th scope="col">{text.fields.name}</th>
+                  <th scope="col">{text.fields.email}</th>
+                  <th scope="col">{text.fields.memberStatus}</th>
+                  <th scope="col">{text.fields.registeredAt}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.data.items.map((row) => (
+                  <tr key={row.id}>
+                    <td>{row.register_number ?? ''}</td>
+                    <td>
+                      <Link to={`/members/${encodeURIComponent(row.id)}`}>{row.name}</Link>
+                    </td>
+                    <td>{row.email}</td>
+                    <td>{label('memberStatus', row.status)}</td>
+                    <td>{formatDateTime(row.registered_at)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          <Pager page={page} size={SIZE} total={list.data.total} onPage={(p) => setParams({ q, page: String(p) })} />
+        </>
+      )}
+    </>
+  );
+}
+
+function Member({ id }: { id: string }) {
+  const path = `/members/${encodeURIComponent(id)}`;
+  const detail = useLoad(() => adminCall<MemberDetail>('get', path), path);
+  if (detail.loading && !detail.data) return <Loading />;
+  if (!detail.data) return <Failure message={detail.error} />;
+  const { member, applications, inquiries, notices } = detail.data;
+  return (
+    <>
+      <p>
+        <Link to="/members">{text.members.backToSearch}</Link>
+      </p>
+      <section className="card">
+        <h2>{text.members.record}</h2>
+        <Facts rows={[[text.fields.email, member.email], [text.fields.memberStatus, label('memberStatus', member.status)], ...member.fields.map((f): [string, string] => [f.label, f.display])]} />
+      </section>
+      <section className="card">
+        <h2>{text.members.applications}</h2>
+        {applications.length === 0 ? (
+          <p>{text.common.none}</p>
+        ) : (
+          <ul>
+            {applications.map((a) => (
+              <li key={a.register_number}>
+                <Link to={`/applications/${encodeURIComponent(a.register_number)}`}>{a.register_number}</Link> {label('applicationStatus', a.status)}（{formatDateTime(a.applied_at)}）
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section className="card">
+        <h2>{text.members.inquiries}</h2>
+        {inquiries.length === 0 ? (
+          <p>{text.common.none}</p>
+        ) : (
+          <ul>
+            {inquiries.map((i) => (
+              <li key={i.id}>
+                <Link to={`/inquiries/${encodeURIComponent(i.id)}`}>{i.ticket_no}</Link> {label('inquiryStatus', i.status)}（{formatDateTime(i.created_at)}）
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section className="card">
+        <h2>{text.members.notices}</h2>
+        {notices.length === 0 ? (
+          <p>{text.common.none}</p>
+        ) : (
+          <ul className="notices">
+            {notices.map((n) => (
+              <li key={n.id}>
+                <span className="notices__date">
+                  {formatDateTime(n.publish_at)} {n.status ? label('noticeStatus', n.status) : ''}
+                </span>
+                <p className="notices__message">{n.message}</p>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </>
+  );
+}
+
+/** The address of the CSV for the chosen columns (the browser downloads it with the cookie). */
+export const exportUrl = (columns: string[]) => `/v1/admin/members/export.csv?columns=${columns.map(encodeURIComponent).join(',')}`;
+
+function MemberExport() {
+  const columns = useLoad(() => adminCall<Array<{ name: string; label: string }>>('get', '/members/export-columns'), 'columns');
+  const draft = useDraft<{ columns: string[] }>('member-export');
+  const [started, setStarted] = useState<string>();
+  if (columns.loading) return <Loading />;
+  if (!columns.data) return <Failure message={columns.error} />;
+  return (
+    <>
+      <p>
+        <Link to="/members">{text.members.backToSearch}</Link>
+      </p>
+      <p className="lead">{text.members.exportLead}</p>
+      <Done message={started} />
+      <section className="card">
+        <SchemaForm
+          id="adminMemberExportForm"
+          form={exportForm}
+          formData={draft.data}
+          onChange={draft.change}
+          masters={{ memberExportColumns: columns.data.map((c) => ({ value: c.name, label: c.label })) }}
+          onSubmit={(value: { columns: string[] }) => {
+            // A plain navigation: the answer is an attachment, the page stays.
+            const link = document.createElement('a');
+            link.href = exportUrl(value.columns);
+            link.download = '';
+            document.body.append(link);
+            link.click();
+            link.remove();
+            setStarted(text.members.exportStarted);
+          }}
+        />
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,60 @@
+// Statistics for the consortium: counts only, and a count under the floor reads "5未満".
+import text from '../../../../messages/admin.ja.json';
+import { adminCall } from '../../api';
+import { count } from '../../format';
+import { Failure, Loading, useLoad } from '../../ui';
+
+interface Row {
+  label?: string;
+  week?: string;
+  count: number | null;
+}
+interface Stats {
+  floor: number;
+  registrationsPerWeek: Row[];
+  purposes: Row[];
+  prefectures: Row[];
+  ageBands: Row[];
+  desiredMunicipalities: Row[];
+}
+
+const SECTIONS = ['registrationsPerWeek', 'purposes', 'prefectures', 'ageBands', 'desiredMunicipalities'] as const;
+
+export default function StatsScreen() {
+  const stats = useLoad(() => adminCall<Stats>('get', '/stats'), 'stats');
+  if (stats.loading) return <Loading />;
+  if (!stats.data) return <Failure message={stats.error} />;
+  const data = stats.data;
+  return (
+    <>
+      <p className="lead">{text.stats.lead.replace('{floor}', String(data.floor))}</p>
+      {SECTIONS.map((section) => (
+        <section key={section} className="card">
+          <h2>{text.stats.sections[section]}</h2>
+          {(data[section] ?? []).length === 0 ? (
+            <p>{text.common.none}</p>
+          ) : (
+            <table className="table table--narrow">
+              <thead>
+                <tr>
+                  <th scope="col">{section === 'registrationsPerWeek' ? text.stats.week : text.stats.item}</th>
+                  <th scope="col" className="num">
+                    {text.stats.count}
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {data[section].map((row, i) => (
+                  <tr key={i}>
+                    <td>{row.week ?? row.label}</td>
+                    <td className="num">{count(row.count, data.floor)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </section>
+      ))}
+    </>
+  );
+}

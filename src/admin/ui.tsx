@@ -1,0 +1,173 @@
+// Parts every back-office screen uses: loading a page of the API, a pager, a failure notice,
+// the confirmation dialog (a native modal <dialog>: the back office is never framed), drafts.
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import text from '../../messages/admin.ja.json';
+import { format } from '../shared/format';
+import { AdminFailure } from './api';
+import { useSessionDraft } from '../app/use-session-draft';
+import { DRAFT_PREFIX } from '../api/session';
+
+/** What a refused or failed call says, in Japanese. */
+export const failureText = (failure: unknown) => (failure instanceof AdminFailure ? failure.message : text.errors.unknown);
+
+/** Loads with `load` whenever `key` changes; `reload()` loads again. */
+export function useLoad<T>(load: () => Promise<T>, key: string) {
+  const [state, setState] = useState<{ data?: T; error?: string; loading: boolean }>({ loading: true });
+  const [round, setRound] = useState(0);
+  const loader = useRef(load);
+  loader.current = load;
+  useEffect(() => {
+    let live = true;
+    setState((s) => ({ ...s, loading: true }));
+    loader
+      .current()
+      .then((data) => live && setState({ data, loading: false }))
+      .catch((failure: unknown) => live && setState({ error: failureText(failure), loading: false }));
+    return () => {
+      live = false;
+    };
+  }, [key, round]);
+  const reload = useCallback(() => setRound((n) => n + 1), []);
+  return { ...state, reload };
+}
+
+export function Loading() {
+  return (
+    <p className="loading" role="status">
+      {text.common.loading}
+    </p>
+  );
+}
+
+export function Failure({ message }: { message?: string }) {
+  if (!message) return null;
+  return (
+    <p className="notice notice--error" role="alert">
+      {message}
+    </p>
+  );
+}
+
+export function Done({ message }: { message?: string }) {
+  if (!message) return null;
+  return (
+    <p className="notice notice--success" role="status">
+      {message}
+    </p>
+  );
+}
+
+export function Pager({ page, size, total, onPage }: { page: number; size: number; total: number; onPage: (page: number) => void }) {
+  const pages = Math.max(1, Math.ceil(total / size));
+  return (
+    <nav className="pager" aria-label={text.common.pager}>
+      <button type="button" className="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        {text.common.previous}
+      </button>
+      <span>{format(text.common.pageOf, { page, pages, total })}</span>
+      <button type="button" className="button" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+        {text.common.next}
+      </button>
+    </nav>
+  );
+}
+
+/** A modal confirmation: what will be done, shown in full, then confirm or go back. */
+export function ConfirmDialog({ open, title, confirmLabel, busy, onConfirm, onCancel, children, danger }: { open: boolean; title: string; confirmLabel: string; busy?: boolean; danger?: boolean; onConfirm: () => void; onCancel: () => void; children: ReactNode }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return (
+    <dialog
+      ref={ref}
+      className="admin-dialog"
+      aria-labelledby="admin-dialog-title"
+      onCancel={(event) => {
+        event.preventDefault();
+        if (!busy) onCancel();
+      }}
+    >
+      {open && (
+        <>
+          <h2 id="admin-dialog-title">{title}</h2>
+          <div className="admin-dialog__body">{children}</div>
+          <div className="actions">
+            <button type="button" className="button" onClick={onCancel} disabled={busy}>
+              {text.common.back}
+            </button>
+            <button type="button" className={`button ${danger ? 'button--danger' : 'button--primary'}`} onClick={onConfirm} disabled={busy} aria-busy={busy}>
+              {confirmLabel}
+            </button>
+          </div>
+        </>
+      )}
+    </dialog>
+  );
+}
+
+/** A mail as it will go out: addressee, subject, body. */
+export function MailPreview({ mail }: { mail: { to?: string; subject: string; body: string } }) {
+  return (
+    <div className="mail-preview">
+      {mail.to && (
+        <p>
+          <span className="mail-preview__label">{text.common.mailTo}</span>
+          {mail.to}
+        </p>
+      )}
+      <p>
+        <span className="mail-preview__label">{text.common.mailSubject}</span>
+        {mail.subject}
+      </p>
+      <pre className="mail-preview__body">{mail.body}</pre>
+    </div>
+  );
+}
+
+/** A form's input kept in this tab's sessionStorage until it is sent (passwords never). */
+export function useDraft<T extends object>(key: string, empty: Partial<T> = {}) {
+  const { initial, save, clear } = useSessionDraft<Record<string, unknown>>(`admin:${key}`, NO_SECRETS);
+  const [data, setData] = useState<Partial<T>>(() => ({ ...empty, ...((initial ?? {}) as Partial<T>) }));
+  const change = useCallback(
+    (next: Partial<T>) => {
+      setData(next);
+      save(next as Record<string, unknown>);
+    },
+    [save],
+  );
+  const reset = useCallback(() => {
+    clear();
+    setData(empty);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [clear]);
+  return { data, change, reset };
+}
+const NO_SECRETS: readonly string[] = ['code'];
+
+/** At logout: no draft of this operator stays in the tab for the next one. (A session that
+ *  ended by itself keeps them: the same operator logs in again and finds their input.) */
+export function clearDrafts() {
+  try {
+    for (const key of Object.keys(sessionStorage)) if (key.startsWith(`${DRAFT_PREFIX}admin:`)) sessionStorage.removeItem(key);
+  } catch {
+    // storage off: there is nothing to clear
+  }
+}
+
+/** A definition list of label/value pairs. */
+export function Facts({ rows }: { rows: Array<[string, ReactNode]> }) {
+  return (
+    <dl className="facts">
+      {rows.map(([term, value], i) => (
+        <div key={i} className="facts__row">
+          <dt>{term}</dt>
+          <dd>{value === '' || value === null || value === undefined ? text.common.none : value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
