@@ -146,6 +146,7 @@ test('a notice shows its recipients before it is sent; a session that ended keep
     },
   });
   await page.goto(`${E2E.appUrl}/admin/notices/new`);
+  await page.getByRole('radio', { name: 'ひとりの会員' }).check();
   await page.getByRole('textbox', { name: '受付番号' }).fill(NUMBER);
   await page.getByRole('textbox', { name: 'お知らせの本文' }).fill('書類の再提出をお願いします。');
   await page.getByRole('button', { name: submitText('admin-notice') }).click();

@@ -10,7 +10,7 @@ export function label(group: keyof typeof text.labels, value: string | null | un
   return (text.labels[group] as Record<string, string>)[value] ?? value;
 }
 
-/** A count the API suppressed (null: fewer than the floor) reads "5未満". */
+/** A count the API suppressed (null: fewer than the floor) reads as the floor with "under" (messages/admin.ja.json). */
 export function count(value: number | null | undefined, floor: number): string {
   return value === null || value === undefined ? text.stats.underFloor.replace('{floor}', String(floor)) : value.toLocaleString('ja-JP');
 }

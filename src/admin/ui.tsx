@@ -94,7 +94,10 @@ export function ConfirmDialog({ open, title, confirmLabel, busy, onConfirm, onCa
       {open && (
         <>
           <h2 id="admin-dialog-title">{title}</h2>
-          <div className="admin-dialog__body">{children}</div>
+          {/* It may scroll (a long mail preview): reachable and scrollable from the keyboard. */}
+          <div className="admin-dialog__body" tabIndex={0} role="region" aria-labelledby="admin-dialog-title">
+            {children}
+          </div>
           <div className="actions">
             <button type="button" className="button" onClick={onCancel} disabled={busy}>
               {text.common.back}

@@ -47,6 +47,10 @@ const ROUTES: Record<string, { method: 'POST' | 'PUT' | 'GET'; url: string; memb
   'api.email-register-link.json': { method: 'POST', url: '/v1/email/register', body: { flow: 'link' } },
   'api.user-register-by-link.json': { method: 'POST', url: '/v1/user/register-by-link' },
   // The back office (an operator's session; the body is judged before any record is looked up).
+  'api.admin-setup.json': { method: 'POST', url: '/v1/admin/setup' },
+  'api.admin-login.json': { method: 'POST', url: '/v1/admin/login' },
+  'api.admin-login-code.json': { method: 'POST', url: '/v1/admin/login/code' },
+  'api.admin-operator-add.json': { method: 'POST', url: '/v1/admin/operators', operator: true },
   'api.admin-decision.json': { method: 'POST', url: '/v1/admin/applications/R20250401-000001/decision', operator: true },
   'api.admin-reversal.json': { method: 'POST', url: '/v1/admin/applications/R20250401-000001/reversal', operator: true },
   'api.admin-notice.json': { method: 'POST', url: '/v1/admin/notices', operator: true },

@@ -169,7 +169,7 @@ export function InquiryThread({ id }: { id: string }) {
           <ul>
             {mails.map((m, i) => (
               <li key={i}>
-                {formatDateTime(m.at ?? m.created_at)} {m.subject ?? m.template ?? ''} {m.status ? `（${label('mailStatus', m.status)}）` : ''}
+                {formatDateTime(m.at ?? m.created_at)} {m.subject ?? m.template ?? ''} {m.status ? format(text.common.noted, { text: '', note: label('mailStatus', m.status) }) : ''}
               </li>
             ))}
           </ul>
@@ -183,7 +183,7 @@ export function InquiryThread({ id }: { id: string }) {
             form={assignForm}
             formData={assign}
             onChange={setAssign}
-            masters={{ adminOperators: (operators.data ?? []).map((o) => ({ value: o.id, label: `${o.name}（${label('roles', o.role)}）` })) }}
+            masters={{ adminOperators: (operators.data ?? []).map((o) => ({ value: o.id, label: format(text.common.noted, { text: o.name, note: label('roles', o.role) }) })) }}
             serverErrors={errors.assign}
             busy={busy}
             onSubmit={(value: { operator_id: string }) =>

@@ -7,6 +7,7 @@ import text from '../../../../messages/admin.ja.json';
 import { SchemaForm } from '../../../engine/SchemaForm';
 import { adminCall, type Page } from '../../api';
 import { pageSizeOf } from '../../catalogue';
+import { format } from '../../../shared/format';
 import { formatDateTime, label } from '../../format';
 import { Done, Facts, Failure, Loading, Pager, useDraft, useLoad } from '../../ui';
 
@@ -125,7 +126,7 @@ function Member({ id }: { id: string }) {
           <ul>
             {applications.map((a) => (
               <li key={a.register_number}>
-                <Link to={`/applications/${encodeURIComponent(a.register_number)}`}>{a.register_number}</Link> {label('applicationStatus', a.status)}（{formatDateTime(a.applied_at)}）
+                <Link to={`/applications/${encodeURIComponent(a.register_number)}`}>{a.register_number}</Link> {format(text.common.noted, { text: label('applicationStatus', a.status), note: formatDateTime(a.applied_at) })}
               </li>
             ))}
           </ul>
@@ -139,7 +140,7 @@ function Member({ id }: { id: string }) {
           <ul>
             {inquiries.map((i) => (
               <li key={i.id}>
-                <Link to={`/inquiries/${encodeURIComponent(i.id)}`}>{i.ticket_no}</Link> {label('inquiryStatus', i.status)}（{formatDateTime(i.created_at)}）
+                <Link to={`/inquiries/${encodeURIComponent(i.id)}`}>{i.ticket_no}</Link> {format(text.common.noted, { text: label('inquiryStatus', i.status), note: formatDateTime(i.created_at) })}
               </li>
             ))}
           </ul>

@@ -1,4 +1,4 @@
-// Statistics for the consortium: counts only, and a count under the floor reads "5未満".
+// Statistics for the consortium: counts only, and a count under the floor reads as under the floor (messages/admin.ja.json).
 import text from '../../../../messages/admin.ja.json';
 import { adminCall } from '../../api';
 import { count } from '../../format';
