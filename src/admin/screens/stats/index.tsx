@@ -1,5 +1,6 @@
 // Statistics for the consortium: counts only, and a count under the floor reads as under the floor (messages/admin.ja.json).
 import text from '../../../../messages/admin.ja.json';
+import { format } from '../../../shared/format';
 import { adminCall } from '../../api';
 import { count } from '../../format';
 import { Failure, Loading, useLoad } from '../../ui';
@@ -27,7 +28,7 @@ export default function StatsScreen() {
   const data = stats.data;
   return (
     <>
-      <p className="lead">{text.stats.lead.replace('{floor}', String(data.floor))}</p>
+      <p className="lead">{format(text.stats.lead, { floor: data.floor })}</p>
       {SECTIONS.map((section) => (
         <section key={section} className="card">
           <h2>{text.stats.sections[section]}</h2>
