@@ -81,6 +81,8 @@ test.describe('on a touch screen', () => {
 });
 
 test('registration refused: one summary at the top, focused and in view, a link to each field; links take the member to the field', async ({ page }) => {
+  // A whole registration with a check per field: about 40 s on a quiet machine, over 60 s on a busy one.
+  test.setTimeout(120_000);
   const framed = await openFramed(page, '/register');
   const { app } = framed;
   const email = `visitor-${randomUUID().slice(0, 8)}@example.com`;
