@@ -2,7 +2,7 @@
 // cookie (never a member's bearer token) names a live session of an active operator; a request
 // that changes something carries the session's CSRF token; the operator's role has the action.
 // The idle end slides with the operator's requests, never past the absolute end fixed at login.
-import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import type { Db } from '../db/connect';
 import { ApiError } from '../errors';
 import { hashToken, sameText } from '../services/secrets';
@@ -56,10 +56,10 @@ export function createAdminGuard(db: Db, settings: AdminSettings) {
     };
   }
 
-  /** The preHandler of a route that does `action`: 401 ADMIN_UNAUTHENTICATED without a live
+  /** The preValidation hook of a route (before its body is judged: no session answers 401, never 400) that does `action`: 401 ADMIN_UNAUTHENTICATED without a live
    *  session, 403 CSRF_INVALID when a change comes without the session's token, 403 FORBIDDEN
    *  when the role lacks the action. */
-  function adminGuard(action: AdminAction): preHandlerAsyncHookHandler {
+  function adminGuard(action: AdminAction): preValidationAsyncHookHandler {
     return async (request: FastifyRequest, reply: FastifyReply) => {
       // Personal data and the session's CSRF token: never kept by a browser or a proxy.
       reply.header('cache-control', 'no-store');
