@@ -4,7 +4,7 @@
 // scrolls nothing). A link focuses its field and brings it into view. The fields keep their own
 // messages beside them. It follows the errors as the member fixes them, except while a pointer is
 // pressed (after-pointer.ts), and goes once none is left.
-import { useContext, useEffect, useId, useRef, type MouseEvent } from 'react';
+import { useContext, useEffect, useId, useRef, useSyncExternalStore, type MouseEvent } from 'react';
 import messages from '../../messages/ja.json';
 import { useHeldWhilePressed } from './after-pointer';
 import type { SummaryItem } from './error-summary-items';
@@ -57,4 +57,36 @@ export function ErrorSummary({ items: live, attempt, takeFocus }: ErrorSummaryPr
       </ul>
     </div>
   );
+}
+
+/** The items a form's error list (ErrorSummaryTemplate, mounted by rjsf only while there are
+ *  errors) hands to the summary the form keeps mounted beside it (SummarySlot). */
+export interface SummaryStore {
+  publish(items: SummaryItem[]): void;
+  subscribe(listener: () => void): () => void;
+  get(): SummaryItem[];
+}
+
+export function createSummaryStore(): SummaryStore {
+  let items: SummaryItem[] = [];
+  const listeners = new Set<() => void>();
+  return {
+    publish(next) {
+      if (keyOf(next) === keyOf(items)) return;
+      items = next;
+      listeners.forEach((listener) => listener());
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    get: () => items,
+  };
+}
+
+/** A form's error summary, always mounted, so a press that clears the last error does not move
+ *  the form under the pointer before its click lands (the summary is held until then). */
+export function SummarySlot({ store, ...props }: Omit<ErrorSummaryProps, 'items'> & { store: SummaryStore }) {
+  const items = useSyncExternalStore(store.subscribe, store.get, store.get);
+  return <ErrorSummary items={items} {...props} />;
 }

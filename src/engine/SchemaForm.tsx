@@ -17,6 +17,7 @@ import { normalise } from '../shared/normalise';
 import type { JsonObject } from '../shared/validation/schema-bundle';
 import { fieldNameOf, summaryItems, type SummaryItem } from './error-summary-items';
 import { announce } from './LiveRegion';
+import { createSummaryStore, SummarySlot, type SummaryStore } from './ErrorSummary';
 import { fieldMessages, type FieldValidator } from './field-verdict';
 
 export interface FormModule {
@@ -177,6 +178,8 @@ function SchemaFormInner<T extends object>(props: SchemaFormProps<T>, ref: Forwa
     setAttempt((n) => n + 1);
   };
   const rjsf = useRef<Form>(null);
+  const summaryStore = useRef<SummaryStore>(null);
+  summaryStore.current ??= createSummaryStore();
   const focusFirstError = useFocusFirstError();
   useEffect(watchPointer, []);
   const formElement = () => rjsf.current?.formElement.current as HTMLFormElement | null | undefined;
@@ -217,6 +220,7 @@ function SchemaFormInner<T extends object>(props: SchemaFormProps<T>, ref: Forwa
     attempt,
     summary,
     takeFocus,
+    publishSummary: summary ? summaryStore.current.publish : undefined,
     serverErrorIds: new Set(Object.keys(liveServerErrors ?? {}).map((k) => `root_${k.replace(/\./g, '_')}`)),
     masters: masters ?? {},
     patch: (values) => onChange({ ...latest.current, ...values } as Partial<T>),
@@ -243,63 +247,66 @@ function SchemaFormInner<T extends object>(props: SchemaFormProps<T>, ref: Forwa
   const submitText = (form.uiSchema['ui:submitButtonOptions'] as { submitText?: string } | undefined)?.submitText;
 
   return (
-    <Form
-      ref={rjsf}
-      id={id}
-      className="schema-form"
-      schema={form.schema}
-      uiSchema={uiSchema}
-      formData={formData}
-      validator={validator}
-      widgets={form.widgets}
-      fields={form.fields}
-      templates={templatesOf(form)}
-      translateString={translateString}
-      transformErrors={transformErrors}
-      extraErrors={toErrorSchema(liveServerErrors)}
-      formContext={formContext}
-      disabled={disabled}
-      experimental_defaultFormStateBehavior={DEFAULTS_BEHAVIOUR}
-      liveValidate="onChange"
-      // The error list is the engine's error summary, at the top of the form.
-      showErrorList="top"
-      noHtml5Validate
-      omitExtraData
-      liveOmit="onChange"
-      onBlur={(fieldId) =>
-        afterPointerRelease(() => {
-          setTouched((prev) => (prev.has(fieldId) ? prev : new Set(prev).add(fieldId)));
-          sayError(fieldId);
-        })
-      }
-      onChange={({ formData: next }) => {
-        if (serverErrors) {
-          const changed = Object.keys(serverErrors).filter(
-            (key) => JSON.stringify((next as Record<string, unknown>)?.[key.split('.')[0]]) !== JSON.stringify((formData as Record<string, unknown>)[key.split('.')[0]]),
-          );
-          if (changed.length) {
-            setDismissed((prev) => ({ source: serverErrors, keys: new Set([...(prev.source === serverErrors ? prev.keys : []), ...changed]) }));
-          }
+    <>
+      {summary && <SummarySlot store={summaryStore.current} attempt={attempt} takeFocus={takeFocus} />}
+      <Form
+        ref={rjsf}
+        id={id}
+        className="schema-form"
+        schema={form.schema}
+        uiSchema={uiSchema}
+        formData={formData}
+        validator={validator}
+        widgets={form.widgets}
+        fields={form.fields}
+        templates={templatesOf(form)}
+        translateString={translateString}
+        transformErrors={transformErrors}
+        extraErrors={toErrorSchema(liveServerErrors)}
+        formContext={formContext}
+        disabled={disabled}
+        experimental_defaultFormStateBehavior={DEFAULTS_BEHAVIOUR}
+        liveValidate="onChange"
+        // The error list is the engine's error summary, at the top of the form.
+        showErrorList="top"
+        noHtml5Validate
+        omitExtraData
+        liveOmit="onChange"
+        onBlur={(fieldId) =>
+          afterPointerRelease(() => {
+            setTouched((prev) => (prev.has(fieldId) ? prev : new Set(prev).add(fieldId)));
+            sayError(fieldId);
+          })
         }
-        onChange(next as Partial<T>);
-      }}
-      // No focusing by rjsf: the summary takes focus (or the screen that keeps it decides).
-      focusOnFirstError={false}
-      onError={refused}
-      onSubmit={({ formData: data }) => {
-        setSubmitted(true);
-        void onSubmit(normalise(form.schema as JsonObject, data as T));
-      }}
-    >
-      {children}
-      {actions ?? (
-        <div className="actions">
-          <button type="submit" className="button button--primary" disabled={disabled || busy}>
-            {busy ? messages.form.busy : (submitText ?? '')}
-          </button>
-        </div>
-      )}
-    </Form>
+        onChange={({ formData: next }) => {
+          if (serverErrors) {
+            const changed = Object.keys(serverErrors).filter(
+              (key) => JSON.stringify((next as Record<string, unknown>)?.[key.split('.')[0]]) !== JSON.stringify((formData as Record<string, unknown>)[key.split('.')[0]]),
+            );
+            if (changed.length) {
+              setDismissed((prev) => ({ source: serverErrors, keys: new Set([...(prev.source === serverErrors ? prev.keys : []), ...changed]) }));
+            }
+          }
+          onChange(next as Partial<T>);
+        }}
+        // No focusing by rjsf: the summary takes focus (or the screen that keeps it decides).
+        focusOnFirstError={false}
+        onError={refused}
+        onSubmit={({ formData: data }) => {
+          setSubmitted(true);
+          void onSubmit(normalise(form.schema as JsonObject, data as T));
+        }}
+      >
+        {children}
+        {actions ?? (
+          <div className="actions">
+            <button type="submit" className="button button--primary" disabled={disabled || busy}>
+              {busy ? messages.form.busy : (submitText ?? '')}
+            </button>
+          </div>
+        )}
+      </Form>
+    </>
   );
 }
 

@@ -2,6 +2,7 @@
  *  have tried to submit, the master option lists, and a way for a widget to fill other fields
  *  (postal-code → address). */
 import type { MasterOption } from '../shared/api-types';
+import type { SummaryItem } from './error-summary-items';
 
 export type { MasterOption };
 
@@ -15,6 +16,9 @@ export interface EngineContext {
   /** Whether the form shows its own error summary (a screen may gather several forms into one). */
   summary: boolean;
   takeFocus: (attempt: number) => boolean;
+  /** Where rjsf's error list hands the items of the form's error summary (none when the screen
+   *  gathers several forms into one summary). */
+  publishSummary?: (items: SummaryItem[]) => void;
   serverErrorIds: ReadonlySet<string>;
   masters: Record<string, MasterOption[] | undefined>;
   /** Sets other top-level fields of the form. */

@@ -80,6 +80,24 @@ describe('what is shown of errors holds while a pointer is pressed', () => {
     await waitFor(() => expect(fieldErrors('phone')).toEqual([]));
     expect(summaryLinks().map(([href]) => href)).toEqual(['#root_email', '#root_birthday']);
   });
+
+  it('the summary stays while the press that fixes its last error is under way, and that one press submits', async () => {
+    const onSubmit = await refusedSubmit();
+    type(document.getElementById('root_email') as HTMLInputElement, 'taro@example.com');
+    type(document.getElementById('root_birthday') as HTMLInputElement, '1990/4/5');
+    fireEvent.change(phone(), { target: { value: '03-1234-5678' } });
+    expect(summaryLinks().map(([href]) => href)).toEqual(['#root_phone']);
+    // The press begins: the form catches up and has no error left. rjsf unmounts its error list
+    // then; the summary above the button must not go (the button would move under the pointer).
+    fireEvent.pointerDown(document.body);
+    catchUp();
+    expect(summaryLinks().map(([href]) => href)).toEqual(['#root_phone']);
+    fireEvent.pointerUp(document.body);
+    fireEvent.submit(document.querySelector('form')!);
+    expect(onSubmit).toHaveBeenCalledTimes(1);
+    fireEvent.click(document.body);
+    await waitFor(() => expect(document.querySelector('.error-summary')).toBeNull());
+  });
 });
 
 describe('a refused submit', () => {

@@ -1,12 +1,20 @@
+import { useLayoutEffect } from 'react';
 import type { ErrorListProps } from '@rjsf/utils';
-import { ErrorSummary } from '../ErrorSummary';
 import { summaryItems } from '../error-summary-items';
 import { engineContext } from '../form-context';
 
-/** rjsf's error list, at the top of the form: the engine's error summary, once a submit was
- *  refused (unless the screen gathers several forms into one summary of its own). */
+/** rjsf's error list: hands the errors to the form's error summary (SummarySlot in SchemaForm),
+ *  which shows them at the top of the form once a submit was refused. rjsf mounts this only while
+ *  there are errors, so the summary lives outside it: held as it was while a press is under way
+ *  (after-pointer.ts), even when that press fixed the last error. */
 export default function ErrorSummaryTemplate({ errors, schema, uiSchema, registry }: ErrorListProps) {
-  const ctx = engineContext(registry.formContext);
-  if (!ctx?.summary) return null;
-  return <ErrorSummary items={summaryItems({ schema, uiSchema: uiSchema ?? {} }, errors)} attempt={ctx.attempt} takeFocus={ctx.takeFocus} />;
+  const publish = engineContext(registry.formContext)?.publishSummary;
+  const items = summaryItems({ schema, uiSchema: uiSchema ?? {} }, errors);
+  const key = JSON.stringify(items);
+  useLayoutEffect(() => {
+    publish?.(items);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` stands for the items
+  }, [key, publish]);
+  useLayoutEffect(() => () => publish?.([]), [publish]);
+  return null;
 }
