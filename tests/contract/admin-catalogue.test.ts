@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import adminCatalogue from '../../schemas/admin-catalogue.json';
 import memberCatalogue from '../../schemas/catalogue.json';
-import { formNames } from '../../src/shared/validation/schema-files';
+import { formNames, isBackOfficeForm } from '../../src/shared/validation/schema-files';
 import { PERMISSIONS, ROLES, type AdminAction } from '../../src/server/admin/permissions';
 import { menuFor, mayOpen, pages } from '../../src/admin/catalogue';
 import { JAPANESE } from '../support/forms';
@@ -45,7 +45,7 @@ describe('the back office catalogue', () => {
     expect(route.title).toMatch(JAPANESE);
     expect(existsSync(join(SCREENS_DIR, route.screen, 'index.tsx')), `src/admin/screens/${route.screen}/index.tsx`).toBe(true);
     expect(formsImportedBy(route.screen)).toEqual([...route.forms].sort());
-    for (const form of route.forms) expect(form).toMatch(/^admin-/);
+    for (const form of route.forms) expect(isBackOfficeForm(form)).toBe(true);
   });
 
   it.each(routes.filter((r) => r.access === 'operator').flatMap((r) => [r, ...(r.children ?? []).map((c) => ({ ...r, ...c, path: `${r.path}/${c.path}`, action: c.action ?? r.action, roles: c.roles ?? r.roles }))]).map((r) => [r.path || '(home)', r] as const))(
@@ -62,8 +62,8 @@ describe('the back office catalogue', () => {
 
   it('every back-office form belongs to a back-office route, and no member route uses one', () => {
     const used = new Set(routes.flatMap((r) => r.forms));
-    expect(formNames().filter((name) => name.startsWith('admin-') && !used.has(name))).toEqual([]);
-    expect(memberCatalogue.routes.flatMap((r) => r.forms).filter((name) => name.startsWith('admin-'))).toEqual([]);
+    expect(formNames().filter((name) => isBackOfficeForm(name) && !used.has(name))).toEqual([]);
+    expect(memberCatalogue.routes.flatMap((r) => r.forms).filter(isBackOfficeForm)).toEqual([]);
   });
 
   it('the menu and the guard follow the roles: a municipality sees statistics, never a person', () => {

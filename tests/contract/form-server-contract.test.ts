@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import messages from '../../messages/ja.json';
 import { toFieldErrors, type FieldErrors } from '../../src/shared/validation/field-errors';
-import { loadMasterLists, loadSchemaSet } from '../../src/shared/validation/schema-files';
+import { isBackOfficeForm, loadMasterLists, loadSchemaSet } from '../../src/shared/validation/schema-files';
 import type { JsonObject } from '../../src/shared/validation/schema-bundle';
 import { createServerValidation, formsOf } from '../../src/server/validation';
 import { wireAdapters } from '../../src/shared/wire';
@@ -27,7 +27,7 @@ const endpointsOf = (form: string) => Object.keys(set.api).filter((id) => formsO
 /** The member site's forms (its catalogue), and the back office's (admin-*, sent to /v1/admin/). */
 const catalogueForms = [
   ...new Set(((set.catalogue.routes as JsonObject[]) ?? []).flatMap((r) => (r.forms as string[]) ?? [])),
-  ...Object.keys(set.forms).filter((form) => form.startsWith('admin-') && endpointsOf(form).length > 0),
+  ...Object.keys(set.forms).filter((form) => isBackOfficeForm(form) && endpointsOf(form).length > 0),
 ];
 
 /** Where each endpoint is sent, and how it is authenticated. */

@@ -12,7 +12,7 @@ import messages from '../../messages/ja.json';
 import type { JsonObject } from '../../src/shared/validation/schema-bundle';
 import { fieldNodes } from '../../src/shared/validation/schema-nodes';
 import { ruleNodes } from '../../src/shared/validation/schema-refs';
-import { loadSchemaSet } from '../../src/shared/validation/schema-files';
+import { isBackOfficeForm, loadSchemaSet } from '../../src/shared/validation/schema-files';
 import { toFieldErrors } from '../../src/shared/validation/field-errors';
 import { canonical, normalise, normalisersOf } from '../../src/shared/normalise';
 import type { FormModule } from '../../src/engine/SchemaForm';
@@ -23,7 +23,7 @@ const FALLBACK = messages.form.fallbackFieldError;
 const set = loadSchemaSet();
 // Members' forms: the back office's (admin-*) hold operators' addresses, which are not a member's
 // identity (tests/api/admin-auth.test.ts covers them).
-const forms = Object.keys(set.forms).filter((form) => !form.startsWith('admin-')).sort();
+const forms = Object.keys(set.forms).filter((form) => !isBackOfficeForm(form)).sort();
 
 /** Which fields hold an identity value: an e-mail address (canonical, the one spelling the site
  *  stores) or a phone number. Read from the schemas, so a new form with such a field is found. */

@@ -37,6 +37,10 @@ export function defaultMessages(shared: Record<string, JsonObject>): DefaultMess
   return Object.assign({}, ...Object.values(shared).map((s) => (s['x-default-messages'] as DefaultMessages | undefined) ?? {}));
 }
 
+/** The back office's forms are named admin-* (schemas/admin-catalogue.json lists them); the rest
+ *  are members' forms (schemas/catalogue.json). */
+export const isBackOfficeForm = (name: string): boolean => name.startsWith('admin-');
+
 export function formNames(dir = SCHEMAS_DIR): string[] {
   return jsonFiles(join(dir, 'forms'), '.schema.json').map((f) => f.replace(/\.schema\.json$/, ''));
 }
