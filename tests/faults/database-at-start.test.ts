@@ -4,8 +4,8 @@
 // database answers, migrates, seeds and serves without a restart. A migration that fails for
 // any other reason still stops the start.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -13,9 +13,9 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { build } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
 import { startStack } from '../../src/server/main';
-import { MANIFEST_PATH } from '../../src/server/route-assets';
 import { API_MESSAGES, CLIENT_KEY, FakeMailer, PG_URL, SECRET, openTestDb, setUpOrFail, testConfig } from '../support/api-harness';
 import { expectConsoleError } from '../support/fail-on-console-error';
+import { freePort, standInDist } from '../support/stack-start';
 
 const RETRY = { firstDelayMs: 100, maxDelayMs: 400 };
 const UNAVAILABLE = { error: API_MESSAGES.DB_UNAVAILABLE, code: 'DB_UNAVAILABLE' };
@@ -30,15 +30,6 @@ async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-/** A loopback port nothing listens on (just now). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /** DATABASE_URL for `schema` on PG_URL's server, reached through `port` instead. */
 function databaseUrl(port: number, schema: string, database?: string): string {
   const url = new URL(PG_URL);
@@ -47,17 +38,6 @@ function databaseUrl(port: number, schema: string, database?: string): string {
   if (database) url.pathname = `/${database}`;
   url.searchParams.set('options', `-c search_path=${schema}`);
   return url.toString();
-}
-
-/** A stand-in dist/: the page and the one script the client files need. */
-function standInDist(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'member-site-start-dist-'));
-  mkdirSync(join(dir, 'assets'));
-  mkdirSync(join(dir, '.vite'));
-  writeFileSync(join(dir, 'index.html'), '<!doctype html><html lang="ja"><head><title>t</title><script type="module" src="/user/assets/index-AAAA.js"></script></head><body><div id="root"></div></body></html>');
-  writeFileSync(join(dir, 'assets/index-AAAA.js'), 'export {};\n');
-  writeFileSync(join(dir, MANIFEST_PATH), JSON.stringify({ 'index.html': { file: 'assets/index-AAAA.js', isEntry: true } }));
-  return dir;
 }
 
 /** The stack's environment: every port free, the database at `url`. */
@@ -147,7 +127,7 @@ describe('PostgreSQL unreachable at start-up', () => {
   it('starts anyway, answers 503 in Japanese, and migrates and serves once the database is there', async () => {
     expectConsoleError(); // the one line per failed try
     const config = await stackConfig(databaseUrl(gate.port, schema), dataDir);
-    stack = await startStack(config, { databaseRetry: RETRY }, distDir + '/');
+    stack = await startStack(config, { databaseRetry: RETRY }, distDir);
     const site = `http://127.0.0.1:${config.port}`;
     const get = (url: string, headers: Record<string, string> = {}) => fetch(url, { headers });
 
@@ -230,7 +210,7 @@ describe('a migration that fails for another reason', () => {
   it('stops the start with the error, without waiting or listening', async () => {
     const config = await stackConfig(databaseUrl(Number(new URL(PG_URL).port || 5432), schema), dataDir);
     const started = Date.now();
-    await expect(startStack(config, { databaseRetry: RETRY }, distDir + '/')).rejects.toThrow(/Migration .*failed/);
+    await expect(startStack(config, { databaseRetry: RETRY }, distDir)).rejects.toThrow(/Migration .*failed/);
     expect(Date.now() - started).toBeLessThan(5000);
     await expect(fetch(`http://127.0.0.1:${config.port}/healthz`)).rejects.toThrow();
   });
