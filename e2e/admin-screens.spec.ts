@@ -173,6 +173,31 @@ test('a notice shows its recipients before it is sent; a session that ended keep
   expect(notice.body).toEqual({ audience: 'one', register_number: NUMBER, message: '書類の再提出をお願いします。' });
 });
 
+test('a session that ended keeps its drafts for that operator only: another operator logging in here finds an empty form', async ({ page }) => {
+  const other = { ...session, operator: { id: 'op-3', email: 'another@office.example.jp', name: '事務局 三郎', role: 'secretariat' } };
+  let alive = true;
+  await fakeApi(page, {
+    'GET /session': (route) => (alive ? route.fulfill({ json: session }) : route.fulfill({ status: 401, json: { error: 'ログインしてください。', code: 'ADMIN_UNAUTHENTICATED' } })),
+    'POST /notices/preview': (route) => ((alive = false), route.fulfill({ status: 401, json: { error: 'ログインしてください。', code: 'ADMIN_UNAUTHENTICATED' } })),
+    'POST /login': (route) => route.fulfill({ json: { flow: 'flow-1' } }),
+    'POST /login/code': (route) => route.fulfill({ json: other }),
+  });
+  await page.goto(`${E2E.appUrl}/admin/notices/new`);
+  await page.getByRole('radio', { name: 'ひとりの会員' }).check();
+  await page.getByRole('textbox', { name: '受付番号' }).fill(NUMBER);
+  await page.getByRole('textbox', { name: 'お知らせの本文' }).fill('山田様の書類の件です。');
+  await page.getByRole('button', { name: submitText('admin-notice') }).click();
+  await expect(page.getByText(admin.login.ended)).toBeVisible();
+  await page.getByRole('textbox', { name: 'メールアドレス' }).fill(other.operator.email);
+  await page.getByRole('textbox', { name: 'パスワード' }).fill('Other-Pass1!');
+  await page.getByRole('button', { name: submitText('admin-login') }).click();
+  for (const [i, digit] of [...'12345'].entries()) await page.getByLabel(new RegExp(`${i + 1}桁目`)).fill(digit);
+  await page.getByRole('button', { name: submitText('admin-login-code') }).click();
+  await expect(h1(page, 'お知らせの作成')).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'お知らせの本文' })).toHaveValue('');
+  expect(await page.evaluate(() => JSON.stringify(Object.entries(sessionStorage)))).not.toContain('山田様の書類の件です。');
+});
+
 test('a municipality sees statistics only', async ({ page }) => {
   await fakeApi(page, { 'GET /session': (route) => route.fulfill({ json: { ...session, operator: { ...operator, role: 'municipality' } } }) });
   await page.goto(`${E2E.appUrl}/admin/`);

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import text from '../../messages/admin.ja.json';
 import { format } from '../shared/format';
 import { AdminFailure } from './api';
+import { useSession } from './session';
 import { useSessionDraft } from '../app/use-session-draft';
 import { DRAFT_PREFIX } from '../api/session';
 
@@ -131,9 +132,11 @@ export function MailPreview({ mail }: { mail: { to?: string; subject: string; bo
   );
 }
 
-/** A form's input kept in this tab's sessionStorage until it is sent (passwords never). */
+/** A form's input kept in this tab's sessionStorage until it is sent (passwords never), under
+ *  the operator's id: offered back only to the operator who typed it. */
 export function useDraft<T extends object>(key: string, empty: Partial<T> = {}) {
-  const { initial, save, clear } = useSessionDraft<Record<string, unknown>>(`admin:${key}`, NO_SECRETS);
+  const owner = useSession().operator?.id ?? '';
+  const { initial, save, clear } = useSessionDraft<Record<string, unknown>>(`admin:${owner}:${key}`, NO_SECRETS);
   const [data, setData] = useState<Partial<T>>(() => ({ ...empty, ...((initial ?? {}) as Partial<T>) }));
   const change = useCallback(
     (next: Partial<T>) => {
@@ -151,11 +154,13 @@ export function useDraft<T extends object>(key: string, empty: Partial<T> = {}) 
 }
 const NO_SECRETS: readonly string[] = ['code'];
 
-/** At logout: no draft of this operator stays in the tab for the next one. (A session that
- *  ended by itself keeps them: the same operator logs in again and finds their input.) */
-export function clearDrafts() {
+/** At logout: no draft of this operator stays in the tab for the next one. A session that ended
+ *  by itself keeps them for the same operator, who logs in again and finds their input; when
+ *  someone else logs in, the drafts of everyone but `keep` (the operator now logged in) go. */
+export function clearDrafts(keep?: string) {
+  const kept = keep ? `${DRAFT_PREFIX}admin:${keep}:` : undefined;
   try {
-    for (const key of Object.keys(sessionStorage)) if (key.startsWith(`${DRAFT_PREFIX}admin:`)) sessionStorage.removeItem(key);
+    for (const key of Object.keys(sessionStorage)) if (key.startsWith(`${DRAFT_PREFIX}admin:`) && !(kept && key.startsWith(kept))) sessionStorage.removeItem(key);
   } catch {
     // storage off: there is nothing to clear
   }

@@ -10,7 +10,7 @@ import { format } from '../../../shared/format';
 import type { FieldErrors } from '../../../shared/validation/field-errors';
 import { adminCall, AdminFailure, type SessionAnswer } from '../../api';
 import { useSession, type LoginState } from '../../session';
-import { Failure, failureText, useDraft } from '../../ui';
+import { clearDrafts, Failure, failureText, useDraft } from '../../ui';
 
 interface Credentials {
   email: string;
@@ -50,6 +50,7 @@ export default function LoginScreen() {
   const verify = (value: { code: string }) =>
     run(async () => {
       const answer = await adminCall<SessionAnswer>('post', '/login/code', { body: { flow, code: value.code } });
+      clearDrafts(answer.operator.id);
       start(answer);
       credentials.reset();
       navigate(from && from !== '/login' ? from : '/', { replace: true });
