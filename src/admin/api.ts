@@ -57,27 +57,3 @@ export async function adminCall<T>(method: Method, path: string, options: { body
     throw new AdminFailure(body.error ?? format(text.errors.httpStatus, { status: response.status }), response.status, body.code, body.fields);
   }
 }
-
-/** A list page of the API: `{items, total, page, size}`. */
-export interface Page<T> {
-  items: T[];
-  total: number;
-  page: number;
-  size: number;
-}
-
-export type Role = 'admin' | 'secretariat' | 'municipality';
-
-export interface Operator {
-  id: string;
-  email: string;
-  name: string;
-  role: Role;
-}
-
-export interface SessionAnswer {
-  operator: Operator;
-  csrfToken: string;
-  expiresAt: string;
-  endsAt: string;
-}

@@ -1,7 +1,7 @@
 // The back office's routes, from schemas/admin-catalogue.json: which screen each path shows and
 // which roles may open it (the menu and the guard use the same list).
 import catalogue from '../../schemas/admin-catalogue.json';
-import type { Role } from './api';
+import type { Role } from '../shared/admin-api';
 
 export interface AdminPage {
   path: string;

@@ -4,12 +4,13 @@
 // kept in sessionStorage bring back what they had typed.
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
-import { adminCall, onSessionGone, setCsrfToken, type Operator, type SessionAnswer } from './api';
+import type { SessionAnswer, SessionOperator } from '../shared/admin-api';
+import { adminCall, onSessionGone, setCsrfToken } from './api';
 import { loginPath, mayOpen } from './catalogue';
 
 interface SessionState {
   /** undefined while the first check runs; null without a session. */
-  operator: Operator | null | undefined;
+  operator: SessionOperator | null | undefined;
   /** Why the operator was sent to log in again ('gone': the session ended). */
   ended: boolean;
   start(answer: SessionAnswer): void;
@@ -24,7 +25,7 @@ export interface LoginState {
 }
 
 export function SessionProvider({ children }: { children: ReactNode }) {
-  const [operator, setOperator] = useState<Operator | null | undefined>(undefined);
+  const [operator, setOperator] = useState<SessionOperator | null | undefined>(undefined);
   const [ended, setEnded] = useState(false);
   const navigate = useNavigate();
   const location = useLocation();

@@ -17,7 +17,8 @@ import { hashToken, randomToken } from '../services/secrets';
 import { iso, inSeconds, now } from '../services/clock';
 import { canonicalEmail } from '../../shared/canonical-email';
 import { recordAudit, type AuditActor } from './audit';
-import { isRole, type Role } from './permissions';
+import { isRole } from './permissions';
+import type { NewOperator } from '../../shared/admin-api';
 import { endOperatorSessions } from './sessions';
 
 /** A set-up link works for 24 hours, once (issue 23). */
@@ -45,12 +46,6 @@ export class AccountRefusal extends Error {
 }
 
 export type Operator = Pick<OperatorsTable, 'id' | 'email' | 'name' | 'role' | 'status' | 'created_at'>;
-
-export interface NewOperator {
-  email: string;
-  name: string;
-  role: Role;
-}
 
 /** Who asks for a change and from where (request.ip; null from the command line). */
 export interface Change {

@@ -1,8 +1,10 @@
 // Who may do what in the back office (/admin/, /v1/admin/…; docs/decisions/030). Every admin
 // route names one action; the guard (./guard.ts) refuses an operator whose role lacks it with
 // 403 FORBIDDEN, and tests/api/admin-roles.test.ts tries every role on every action.
-export const ROLES = ['admin', 'secretariat', 'municipality'] as const;
-export type Role = (typeof ROLES)[number];
+import { ROLES, type Role } from '../../shared/admin-api';
+
+// The roles themselves are shared: the back office's catalogue names them too.
+export { ROLES, type Role };
 
 const OFFICE: readonly Role[] = ['admin', 'secretariat'];
 const EVERYONE: readonly Role[] = ROLES;

@@ -189,7 +189,7 @@ export interface OperatorsTable {
   /** Canonical (lower-case) address: one operator per address. */
   email: string;
   name: string;
-  /** 'admin' | 'secretariat' | 'municipality' (src/server/admin/permissions.ts). */
+  /** 'admin' | 'secretariat' | 'municipality' (ROLES, src/shared/admin-api.ts). */
   role: string;
   /** 'invited' until the set-up link is used, then 'active'; 'disabled' ends every session. */
   status: 'invited' | 'active' | 'disabled';

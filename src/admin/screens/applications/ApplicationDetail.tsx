@@ -9,37 +9,21 @@ import text from '../../../../messages/admin.ja.json';
 import { SchemaForm } from '../../../engine/SchemaForm';
 import { format } from '../../../shared/format';
 import type { FieldErrors } from '../../../shared/validation/field-errors';
+import type { ApplicationDetail as Detail, DecisionInput, DecisionPreview, ReversalInput } from '../../../shared/admin-api';
 import { adminCall, AdminFailure } from '../../api';
 import { mayOpen } from '../../catalogue';
 import { formatDateTime, label } from '../../format';
 import { useSession } from '../../session';
 import { ConfirmDialog, Done, Facts, Failure, failureText, Loading, MailPreview, useDraft, useLoad } from '../../ui';
 
-interface Detail {
-  application: { register_number: string; status: string; applied_at: string; decided_at?: string | null };
-  member: { id: string; email: string; status: string; fields: Array<{ name: string; label: string; value: unknown; display: string }> };
-  purposes: Array<string | { label: string }>;
-  decisions: Array<{ decision: string; reason?: string | null; operator: string | { name: string }; at: string; reversed_by?: unknown }>;
-}
-interface Decision {
-  decision: 'approved' | 'declined';
-  reason?: string;
-}
-interface Preview {
-  member: { name: string; email: string };
-  mail: { subject: string; body: string };
-}
-
-const nameOf = (value: string | { name?: string; label?: string }) => (typeof value === 'string' ? value : (value.name ?? value.label ?? ''));
-
 export function ApplicationDetail({ registerNumber }: { registerNumber: string }) {
   const { operator } = useSession();
   const path = `/applications/${encodeURIComponent(registerNumber)}`;
   const detail = useLoad(() => adminCall<Detail>('get', path), path);
-  const decision = useDraft<Decision>(`decision:${registerNumber}`);
-  const reversal = useDraft<{ reason: string }>(`reversal:${registerNumber}`);
-  const [preview, setPreview] = useState<Preview & { body: Decision }>();
-  const [confirmReversal, setConfirmReversal] = useState<{ reason: string }>();
+  const decision = useDraft<DecisionInput>(`decision:${registerNumber}`);
+  const reversal = useDraft<ReversalInput>(`reversal:${registerNumber}`);
+  const [preview, setPreview] = useState<DecisionPreview & { body: DecisionInput }>();
+  const [confirmReversal, setConfirmReversal] = useState<ReversalInput>();
   const [errors, setErrors] = useState<FieldErrors>();
   const [failure, setFailure] = useState<string>();
   const [done, setDone] = useState<string>();
@@ -97,7 +81,7 @@ export function ApplicationDetail({ registerNumber }: { registerNumber: string }
         {purposes.length ? (
           <ul>
             {purposes.map((purpose, i) => (
-              <li key={i}>{nameOf(purpose)}</li>
+              <li key={i}>{purpose.label}</li>
             ))}
           </ul>
         ) : (
@@ -124,8 +108,8 @@ export function ApplicationDetail({ registerNumber }: { registerNumber: string }
                     {label('decision', d.decision)}
                     {d.reversed_by ? <span className="tag">{text.applications.reversed}</span> : null}
                   </td>
-                  <td className="pre">{d.reason ?? ''}</td>
-                  <td>{nameOf(d.operator)}</td>
+                  <td className="pre">{d.reason}</td>
+                  <td>{d.operator}</td>
                 </tr>
               ))}
             </tbody>
@@ -144,9 +128,9 @@ export function ApplicationDetail({ registerNumber }: { registerNumber: string }
             onChange={decision.change}
             serverErrors={errors}
             busy={busy}
-            onSubmit={(value: Decision) =>
+            onSubmit={(value: DecisionInput) =>
               run(async () => {
-                const answer = await adminCall<Preview>('post', `${path}/preview`, { body: value });
+                const answer = await adminCall<DecisionPreview>('post', `${path}/preview`, { body: value });
                 setPreview({ ...answer, body: value });
               }, setErrors)
             }
@@ -158,7 +142,7 @@ export function ApplicationDetail({ registerNumber }: { registerNumber: string }
         <section className="card">
           <h2>{text.applications.reverse}</h2>
           <p>{text.applications.reverseLead}</p>
-          <SchemaForm id="adminReversalForm" form={reversalForm} formData={reversal.data} onChange={reversal.change} busy={busy} serverErrors={errors} onSubmit={(value: { reason: string }) => setConfirmReversal(value)} />
+          <SchemaForm id="adminReversalForm" form={reversalForm} formData={reversal.data} onChange={reversal.change} busy={busy} serverErrors={errors} onSubmit={(value: ReversalInput) => setConfirmReversal(value)} />
         </section>
       )}
       <ConfirmDialog
@@ -182,7 +166,7 @@ export function ApplicationDetail({ registerNumber }: { registerNumber: string }
           <>
             <p>{format(text.applications.confirmMember, { name: preview.member.name, email: preview.member.email, number: registerNumber })}</p>
             <p>{text.applications.confirmMail}</p>
-            <MailPreview mail={{ to: preview.member.email, ...preview.mail }} />
+            <MailPreview mail={preview.mail} />
           </>
         )}
       </ConfirmDialog>

@@ -1,21 +1,12 @@
 // Applications: the list (status, search, pages) and, at applications/:registerNumber, one in full.
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import text from '../../../../messages/admin.ja.json';
-import { adminCall, type Page } from '../../api';
+import type { ApplicationItem, Page } from '../../../shared/admin-api';
+import { adminCall } from '../../api';
 import { pageSizeOf } from '../../catalogue';
 import { formatDateTime, label } from '../../format';
 import { Failure, Loading, Pager, useLoad } from '../../ui';
 import { ApplicationDetail } from './ApplicationDetail';
-
-interface ApplicationRow {
-  register_number: string;
-  status: string;
-  applied_at: string;
-  decided_at: string | null;
-  name: string;
-  email: string;
-  member_status: string;
-}
 
 const SIZE = pageSizeOf('applications');
 const STATUSES = ['pending', 'approved', 'declined', ''] as const;
@@ -30,7 +21,7 @@ function ApplicationList() {
   const status = params.get('status') ?? 'pending';
   const q = params.get('q') ?? '';
   const page = Number(params.get('page') ?? 1) || 1;
-  const list = useLoad(() => adminCall<Page<ApplicationRow>>('get', '/applications', { query: { status: status || undefined, q, page, size: SIZE } }), `${status}|${q}|${page}`);
+  const list = useLoad(() => adminCall<Page<ApplicationItem>>('get', '/applications', { query: { status: status || undefined, q, page, size: SIZE } }), `${status}|${q}|${page}`);
   const set = (changes: Record<string, string>) => setParams((old) => ({ ...Object.fromEntries(old), page: '1', ...changes }));
   return (
     <>

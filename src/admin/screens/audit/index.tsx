@@ -2,22 +2,11 @@
 // newest first, with filters by action, operator, member and period.
 import { useSearchParams } from 'react-router-dom';
 import text from '../../../../messages/admin.ja.json';
-import { adminCall, type Page } from '../../api';
+import type { AuditItem, Page } from '../../../shared/admin-api';
+import { adminCall } from '../../api';
 import { pageSizeOf } from '../../catalogue';
 import { formatDateTime, japanLocalToIso, label } from '../../format';
 import { Failure, Loading, Pager, useLoad } from '../../ui';
-
-interface AuditRow {
-  at: string;
-  actor_label: string;
-  actor_role: string;
-  action: string;
-  member_id: string | null;
-  member_name?: string | null;
-  target: string | null;
-  detail: unknown;
-  ip: string | null;
-}
 
 const SIZE = pageSizeOf('audit');
 const FILTERS = ['action', 'operator', 'member', 'from', 'to'] as const;
@@ -27,7 +16,7 @@ export default function AuditScreen() {
   const page = Number(params.get('page') ?? 1) || 1;
   const filter = Object.fromEntries(FILTERS.map((name) => [name, params.get(name) ?? '']));
   const query = { ...filter, from: japanLocalToIso(filter.from), to: japanLocalToIso(filter.to), page, size: SIZE };
-  const list = useLoad(() => adminCall<Page<AuditRow>>('get', '/audit', { query }), params.toString());
+  const list = useLoad(() => adminCall<Page<AuditItem>>('get', '/audit', { query }), params.toString());
   return (
     <>
       <form

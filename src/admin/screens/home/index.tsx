@@ -3,7 +3,8 @@
 import { Link } from 'react-router-dom';
 import text from '../../../../messages/admin.ja.json';
 import { format } from '../../../shared/format';
-import { adminCall, type Page } from '../../api';
+import type { ApplicationItem, InquiryItem, Page } from '../../../shared/admin-api';
+import { adminCall } from '../../api';
 import { menuFor, mayOpen } from '../../catalogue';
 import { useSession } from '../../session';
 import { useLoad } from '../../ui';
@@ -15,8 +16,8 @@ export default function HomeScreen() {
     async () =>
       office
         ? {
-            applications: (await adminCall<Page<unknown>>('get', '/applications', { query: { status: 'pending', page: 1, size: 1 } })).total,
-            inquiries: (await adminCall<Page<unknown>>('get', '/inquiries', { query: { status: 'open', page: 1, size: 1 } })).total,
+            applications: (await adminCall<Page<ApplicationItem>>('get', '/applications', { query: { status: 'pending', page: 1, size: 1 } })).total,
+            inquiries: (await adminCall<Page<InquiryItem>>('get', '/inquiries', { query: { status: 'open', page: 1, size: 1 } })).total,
           }
         : undefined,
     String(office),

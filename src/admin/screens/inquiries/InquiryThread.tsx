@@ -8,45 +8,29 @@ import text from '../../../../messages/admin.ja.json';
 import { SchemaForm } from '../../../engine/SchemaForm';
 import { format } from '../../../shared/format';
 import type { FieldErrors } from '../../../shared/validation/field-errors';
-import { adminCall, AdminFailure, type Operator } from '../../api';
+import type { AnswerInput, AnswerItem, AnswerPreview, AssignableOperators, AssignInput, CorrectionInput, InquiryDetail } from '../../../shared/admin-api';
+import { adminCall, AdminFailure } from '../../api';
 import { formatDateTime, label } from '../../format';
 import { useSession } from '../../session';
 import { ConfirmDialog, Done, Facts, Failure, failureText, Loading, MailPreview, useDraft, useLoad } from '../../ui';
 
-interface Answer {
-  id: string;
-  answer: string;
-  note?: string | null;
-  corrects?: string | null;
-  operator: string | { name: string };
-  at: string;
-  mail_status?: string;
-}
-interface Thread {
-  inquiry: Record<string, unknown> & { id: string; ticket_no?: string; status: string; name?: string; email?: string; content?: string; created_at?: string; assigned_to?: { id: string; name: string } | null };
-  answers: Answer[];
-  mails: Array<{ to?: string; subject?: string; status?: string; at?: string; created_at?: string; template?: string }>;
-}
-
-const nameOf = (value: string | { name: string }) => (typeof value === 'string' ? value : value?.name);
-
 export function InquiryThread({ id }: { id: string }) {
   const { operator } = useSession();
   const path = `/inquiries/${encodeURIComponent(id)}`;
-  const thread = useLoad(() => adminCall<Thread>('get', path), path);
+  const thread = useLoad(() => adminCall<InquiryDetail>('get', path), path);
   const operators = useLoad(
     () =>
       // the active operators an inquiry can go to (admin and secretariat), as the server lists them
-      adminCall<{ items: Operator[] }>('get', '/inquiries/operators')
+      adminCall<AssignableOperators>('get', '/inquiries/operators')
         .then((answer) => answer.items)
         .catch(() => (operator ? [operator] : [])),
     operator?.id ?? '',
   );
-  const answer = useDraft<{ answer: string }>(`answer:${id}`);
-  const correction = useDraft<{ answer: string; note: string }>(`correction:${id}`);
-  const [assign, setAssign] = useState<{ operator_id?: string }>({});
-  const [correcting, setCorrecting] = useState<Answer>();
-  const [preview, setPreview] = useState<{ mail: { to: string; subject: string; body: string }; body: { answer: string } }>();
+  const answer = useDraft<AnswerInput>(`answer:${id}`);
+  const correction = useDraft<CorrectionInput>(`correction:${id}`);
+  const [assign, setAssign] = useState<Partial<AssignInput>>({});
+  const [correcting, setCorrecting] = useState<AnswerItem>();
+  const [preview, setPreview] = useState<AnswerPreview & { body: AnswerInput }>();
   const [errors, setErrors] = useState<Record<string, FieldErrors | undefined>>({});
   const [failure, setFailure] = useState<string>();
   const [done, setDone] = useState<string>();
@@ -70,7 +54,6 @@ export function InquiryThread({ id }: { id: string }) {
   if (!thread.data) return <Failure message={thread.error} />;
   const { inquiry, answers, mails } = thread.data;
   const closed = inquiry.status === 'closed';
-  const content = String(inquiry.content ?? inquiry.purpose_detail ?? '');
 
   return (
     <>
@@ -83,16 +66,16 @@ export function InquiryThread({ id }: { id: string }) {
         <h2>{text.inquiries.question}</h2>
         <Facts
           rows={[
-            [text.fields.ticket, String(inquiry.ticket_no ?? '')],
+            [text.fields.ticket, inquiry.ticket_no],
             [text.fields.status, label('inquiryStatus', inquiry.status)],
             [text.fields.createdAt, formatDateTime(inquiry.created_at)],
-            [text.fields.name, String(inquiry.name ?? '')],
-            [text.fields.email, String(inquiry.email ?? '')],
-            [text.fields.inquiryType, String(inquiry.inquiry_type ?? '')],
+            [text.fields.name, inquiry.name],
+            [text.fields.email, inquiry.email],
+            [text.fields.inquiryType, inquiry.inquiry_type],
             [text.fields.assignedTo, inquiry.assigned_to?.name ?? text.inquiries.unassigned],
           ]}
         />
-        <p className="pre question">{content}</p>
+        <p className="pre question">{inquiry.content}</p>
       </section>
       <section className="card">
         <h2>{text.inquiries.answers}</h2>
@@ -101,7 +84,7 @@ export function InquiryThread({ id }: { id: string }) {
           {answers.map((a) => (
             <li key={a.id} className="thread__item">
               <p className="muted">
-                {format(text.inquiries.answeredBy, { at: formatDateTime(a.at), name: nameOf(a.operator) ?? '' })}
+                {format(text.inquiries.answeredBy, { at: formatDateTime(a.at), name: a.operator })}
                 {a.corrects && <span className="tag">{text.inquiries.correctionBadge}</span>}
                 {a.mail_status && <span className="tag">{label('mailStatus', a.mail_status)}</span>}
               </p>
@@ -127,7 +110,7 @@ export function InquiryThread({ id }: { id: string }) {
             onChange={correction.change}
             serverErrors={errors.correction}
             busy={busy}
-            onSubmit={(value: { answer: string; note: string }) =>
+            onSubmit={(value: CorrectionInput) =>
               run('correction', async () => {
                 await adminCall('post', `${path}/answers/${encodeURIComponent(correcting.id)}/correction`, { body: value });
                 setDone(text.inquiries.corrected);
@@ -152,9 +135,9 @@ export function InquiryThread({ id }: { id: string }) {
             onChange={answer.change}
             serverErrors={errors.answer}
             busy={busy}
-            onSubmit={(value: { answer: string }) =>
+            onSubmit={(value: AnswerInput) =>
               run('answer', async () => {
-                const result = await adminCall<{ mail: { to: string; subject: string; body: string } }>('post', `${path}/answer/preview`, { body: value });
+                const result = await adminCall<AnswerPreview>('post', `${path}/answer/preview`, { body: value });
                 setPreview({ mail: result.mail, body: value });
               })
             }
@@ -169,7 +152,7 @@ export function InquiryThread({ id }: { id: string }) {
           <ul>
             {mails.map((m, i) => (
               <li key={i}>
-                {formatDateTime(m.at ?? m.created_at)} {m.subject ?? m.template ?? ''} {m.status ? format(text.common.noted, { text: '', note: label('mailStatus', m.status) }) : ''}
+                {formatDateTime(m.created_at)} {m.template} {format(text.common.noted, { text: '', note: label('mailStatus', m.status) })}
               </li>
             ))}
           </ul>
@@ -186,7 +169,7 @@ export function InquiryThread({ id }: { id: string }) {
             masters={{ adminOperators: (operators.data ?? []).map((o) => ({ value: o.id, label: format(text.common.noted, { text: o.name, note: label('roles', o.role) }) })) }}
             serverErrors={errors.assign}
             busy={busy}
-            onSubmit={(value: { operator_id: string }) =>
+            onSubmit={(value: AssignInput) =>
               run('assign', async () => {
                 await adminCall('post', `${path}/assign`, { body: value });
                 setDone(text.inquiries.assigned);

@@ -2,22 +2,12 @@
 // the mails sent; answer (with the mail's preview), correct a sent answer, assign, mark done.
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import text from '../../../../messages/admin.ja.json';
-import { adminCall, type Page } from '../../api';
+import type { InquiryItem, Page } from '../../../shared/admin-api';
+import { adminCall } from '../../api';
 import { pageSizeOf } from '../../catalogue';
 import { formatDateTime, label } from '../../format';
 import { Failure, Loading, Pager, useLoad } from '../../ui';
 import { InquiryThread } from './InquiryThread';
-
-interface InquiryRow {
-  id: string;
-  ticket_no: string;
-  status: string;
-  created_at: string;
-  name: string;
-  email: string;
-  inquiry_type: string;
-  assigned_to?: { id: string; name: string } | null;
-}
 
 const SIZE = pageSizeOf('inquiries');
 const STATUSES = ['open', 'answered', 'closed', ''] as const;
@@ -31,7 +21,7 @@ function InquiryList() {
   const [params, setParams] = useSearchParams();
   const status = params.get('status') ?? 'open';
   const page = Number(params.get('page') ?? 1) || 1;
-  const list = useLoad(() => adminCall<Page<InquiryRow>>('get', '/inquiries', { query: { status: status || undefined, page, size: SIZE } }), `${status}|${page}`);
+  const list = useLoad(() => adminCall<Page<InquiryItem>>('get', '/inquiries', { query: { status: status || undefined, page, size: SIZE } }), `${status}|${page}`);
   return (
     <>
       <div className="filters">

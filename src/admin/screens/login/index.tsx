@@ -8,20 +8,16 @@ import text from '../../../../messages/admin.ja.json';
 import { SchemaForm } from '../../../engine/SchemaForm';
 import { format } from '../../../shared/format';
 import type { FieldErrors } from '../../../shared/validation/field-errors';
-import { adminCall, AdminFailure, type SessionAnswer } from '../../api';
+import type { LoginInput, LoginStarted, SessionAnswer } from '../../../shared/admin-api';
+import { adminCall, AdminFailure } from '../../api';
 import { useSession, type LoginState } from '../../session';
 import { clearDrafts, Failure, failureText, useDraft } from '../../ui';
-
-interface Credentials {
-  email: string;
-  password: string;
-}
 
 export default function LoginScreen() {
   const { start, ended, operator } = useSession();
   const navigate = useNavigate();
   const from = (useLocation().state as LoginState | null)?.from;
-  const credentials = useDraft<Credentials>('login');
+  const credentials = useDraft<LoginInput>('login');
   const [code, setCode] = useState<{ code?: string }>({});
   const [flow, setFlow] = useState<string>();
   const [errors, setErrors] = useState<FieldErrors>();
@@ -41,9 +37,9 @@ export default function LoginScreen() {
       setBusy(false);
     }
   };
-  const send = (value: Credentials) =>
+  const send = (value: LoginInput) =>
     run(async () => {
-      const answer = await adminCall<{ flow: string }>('post', '/login', { body: value });
+      const answer = await adminCall<LoginStarted>('post', '/login', { body: value });
       setCode({});
       setFlow(answer.flow);
     }, setErrors);

@@ -5,26 +5,12 @@ import { Link, useLocation, useParams, useSearchParams } from 'react-router-dom'
 import * as exportForm from 'virtual:form/admin-member-export';
 import text from '../../../../messages/admin.ja.json';
 import { SchemaForm } from '../../../engine/SchemaForm';
-import { adminCall, type Page } from '../../api';
+import type { ExportColumn, MemberDetail, MemberItem, Page } from '../../../shared/admin-api';
+import { adminCall } from '../../api';
 import { pageSizeOf } from '../../catalogue';
 import { format } from '../../../shared/format';
 import { formatDateTime, label } from '../../format';
 import { Done, Facts, Failure, Loading, Pager, useDraft, useLoad } from '../../ui';
-
-interface MemberRow {
-  id: string;
-  register_number?: string | null;
-  name: string;
-  email: string;
-  status: string;
-  registered_at: string;
-}
-interface MemberDetail {
-  member: { id: string; email: string; status: string; register_number?: string; fields: Array<{ name: string; label: string; display: string }> };
-  applications: Array<{ register_number: string; status: string; applied_at: string; decided_at?: string | null }>;
-  inquiries: Array<{ id: string; ticket_no: string; status: string; created_at: string }>;
-  notices: Array<{ id: string; message: string; publish_at: string; status?: string }>;
-}
 
 const SIZE = pageSizeOf('members');
 
@@ -40,7 +26,7 @@ function MemberSearch() {
   const q = params.get('q') ?? '';
   const page = Number(params.get('page') ?? 1) || 1;
   // Each search is recorded (members.search): none runs before the operator asks.
-  const list = useLoad(() => (q ? adminCall<Page<MemberRow>>('get', '/members', { query: { q, page, size: SIZE } }) : Promise.resolve(undefined)), `${q}|${page}`);
+  const list = useLoad(() => (q ? adminCall<Page<MemberItem>>('get', '/members', { query: { q, page, size: SIZE } }) : Promise.resolve(undefined)), `${q}|${page}`);
   return (
     <>
       <p>
@@ -155,7 +141,7 @@ function Member({ id }: { id: string }) {
             {notices.map((n) => (
               <li key={n.id}>
                 <span className="notices__date">
-                  {formatDateTime(n.publish_at)} {n.status ? label('noticeStatus', n.status) : ''}
+                  {formatDateTime(n.publish_at)} {label('noticeStatus', n.status)}
                 </span>
                 <p className="notices__message">{n.message}</p>
               </li>
@@ -171,7 +157,7 @@ function Member({ id }: { id: string }) {
 export const exportUrl = (columns: string[]) => `/v1/admin/members/export.csv?columns=${columns.map(encodeURIComponent).join(',')}`;
 
 function MemberExport() {
-  const columns = useLoad(() => adminCall<Array<{ name: string; label: string }>>('get', '/members/export-columns'), 'columns');
+  const columns = useLoad(() => adminCall<ExportColumn[]>('get', '/members/export-columns'), 'columns');
   const draft = useDraft<{ columns: string[] }>('member-export');
   const [started, setStarted] = useState<string>();
   if (columns.loading) return <Loading />;

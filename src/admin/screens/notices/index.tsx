@@ -7,35 +7,11 @@ import text from '../../../../messages/admin.ja.json';
 import { SchemaForm } from '../../../engine/SchemaForm';
 import { format } from '../../../shared/format';
 import type { FieldErrors } from '../../../shared/validation/field-errors';
-import { adminCall, AdminFailure, type Page } from '../../api';
+import type { NoticeInput, NoticeItem, NoticePreview, Page } from '../../../shared/admin-api';
+import { adminCall, AdminFailure } from '../../api';
 import { pageSizeOf } from '../../catalogue';
 import { formatDateTime, japanLocalToIso, label } from '../../format';
 import { ConfirmDialog, Done, Failure, failureText, Loading, Pager, useDraft, useLoad } from '../../ui';
-
-interface NoticeRow {
-  id: string;
-  audience: 'one' | 'all';
-  register_number?: string | null;
-  member_name?: string | null;
-  message: string;
-  publish_at: string;
-  created_at: string;
-  created_by: string | { name: string };
-  retracted_at: string | null;
-  status: 'scheduled' | 'published' | 'retracted';
-}
-interface NoticeInput {
-  audience: 'one' | 'all';
-  register_number?: string;
-  message: string;
-  publish_at?: string;
-}
-interface Preview {
-  recipients: number;
-  member?: { name: string; email: string };
-  text?: string;
-  html?: string;
-}
 
 const SIZE = pageSizeOf('notices');
 
@@ -47,8 +23,8 @@ export default function NoticesScreen() {
 function NoticeList() {
   const [params, setParams] = useSearchParams();
   const page = Number(params.get('page') ?? 1) || 1;
-  const list = useLoad(() => adminCall<Page<NoticeRow>>('get', '/notices', { query: { page, size: SIZE } }), String(page));
-  const [retracting, setRetracting] = useState<NoticeRow>();
+  const list = useLoad(() => adminCall<Page<NoticeItem>>('get', '/notices', { query: { page, size: SIZE } }), String(page));
+  const [retracting, setRetracting] = useState<NoticeItem>();
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string>();
   const [done, setDone] = useState<string>();
@@ -86,7 +62,7 @@ function NoticeList() {
                     <td>{row.audience === 'all' ? text.notices.toAll : format(text.notices.toOne, { name: row.member_name ?? '', number: row.register_number ?? '' })}</td>
                     <td className="pre">{row.message}</td>
                     <td>{label('noticeStatus', row.status)}</td>
-                    <td>{typeof row.created_by === 'string' ? row.created_by : row.created_by?.name}</td>
+                    <td>{row.created_by}</td>
                     <td>
                       {row.status !== 'retracted' && (
                         <button type="button" className="button button--small" onClick={() => setRetracting(row)}>
@@ -133,7 +109,7 @@ function NoticeList() {
 
 function NewNotice() {
   const draft = useDraft<NoticeInput>('notice', { audience: 'one' });
-  const [preview, setPreview] = useState<Preview & { body: NoticeInput }>();
+  const [preview, setPreview] = useState<NoticePreview & { body: NoticeInput }>();
   const [errors, setErrors] = useState<FieldErrors>();
   const [failure, setFailure] = useState<string>();
   const [done, setDone] = useState<string>();
@@ -170,7 +146,7 @@ function NewNotice() {
           onSubmit={(value: NoticeInput) =>
             run(async () => {
               const body = payload(value);
-              const answer = await adminCall<Preview>('post', '/notices/preview', { body });
+              const answer = await adminCall<NoticePreview>('post', '/notices/preview', { body });
               setPreview({ ...answer, body });
             })
           }
@@ -200,7 +176,7 @@ function NewNotice() {
             <ul className="notices mypage-preview">
               <li>
                 <span className="notices__date">{formatDateTime(preview.body.publish_at ?? new Date().toISOString())}</span>
-                <p className="notices__message">{preview.text ?? preview.body.message}</p>
+                <p className="notices__message">{preview.message}</p>
               </li>
             </ul>
           </>

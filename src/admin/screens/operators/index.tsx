@@ -6,23 +6,18 @@ import text from '../../../../messages/admin.ja.json';
 import { SchemaForm } from '../../../engine/SchemaForm';
 import { format } from '../../../shared/format';
 import type { FieldErrors } from '../../../shared/validation/field-errors';
-import { adminCall, AdminFailure, type Operator } from '../../api';
+import type { NewOperator, OperatorItem, OperatorList } from '../../../shared/admin-api';
+import { adminCall, AdminFailure } from '../../api';
 import { formatDateTime, label } from '../../format';
 import { useSession } from '../../session';
 import { ConfirmDialog, Done, Failure, failureText, Loading, useDraft, useLoad } from '../../ui';
 
-type OperatorRow = Operator & { status: string; created_at: string };
-interface NewOperator {
-  email: string;
-  name: string;
-  role: string;
-}
 
 export default function OperatorsScreen() {
   const { operator: me } = useSession();
-  const list = useLoad(() => adminCall<{ items: OperatorRow[] }>('get', '/operators'), 'operators');
+  const list = useLoad(() => adminCall<OperatorList>('get', '/operators'), 'operators');
   const draft = useDraft<NewOperator>('operator-add', { role: 'secretariat' });
-  const [disabling, setDisabling] = useState<OperatorRow>();
+  const [disabling, setDisabling] = useState<OperatorItem>();
   const [errors, setErrors] = useState<FieldErrors>();
   const [failure, setFailure] = useState<string>();
   const [done, setDone] = useState<string>();

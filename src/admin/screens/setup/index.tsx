@@ -6,18 +6,17 @@ import text from '../../../../messages/admin.ja.json';
 import { SchemaForm } from '../../../engine/SchemaForm';
 import { format } from '../../../shared/format';
 import type { FieldErrors } from '../../../shared/validation/field-errors';
+import type { SetupInput, SetupLink } from '../../../shared/admin-api';
 import { adminCall, AdminFailure } from '../../api';
 import { Failure, Loading, useLoad, failureText } from '../../ui';
 
-interface SetupData {
-  password: string;
-  password_confirm: string;
-}
+/** What the form holds; the key comes from the link. */
+type SetupData = Omit<SetupInput, 'key'>;
 
 export default function SetupScreen() {
   const [params] = useSearchParams();
   const key = params.get('key') ?? '';
-  const link = useLoad(() => (key ? adminCall<{ email: string; name: string }>('get', '/setup', { query: { key } }) : Promise.reject(new AdminFailure(text.setup.noKey, 400))), key);
+  const link = useLoad(() => (key ? adminCall<SetupLink>('get', '/setup', { query: { key } }) : Promise.reject(new AdminFailure(text.setup.noKey, 400))), key);
   const [data, setData] = useState<Partial<SetupData>>({});
   const [errors, setErrors] = useState<FieldErrors>();
   const [failure, setFailure] = useState<string>();
@@ -40,7 +39,7 @@ export default function SetupScreen() {
     setBusy(true);
     setFailure(undefined);
     try {
-      await adminCall('post', '/setup', { body: { key, ...value } });
+      await adminCall('post', '/setup', { body: { key, ...value } satisfies SetupInput });
       setDone(true);
     } catch (thrown) {
       if (thrown instanceof AdminFailure && thrown.fields) setErrors(thrown.fields);

@@ -1,23 +1,10 @@
 // Statistics for the consortium: counts only, and a count under the floor reads as under the floor (messages/admin.ja.json).
 import text from '../../../../messages/admin.ja.json';
 import { format } from '../../../shared/format';
+import type { Stats } from '../../../shared/admin-api';
 import { adminCall } from '../../api';
 import { count } from '../../format';
 import { Failure, Loading, useLoad } from '../../ui';
-
-interface Row {
-  label?: string;
-  week?: string;
-  count: number | null;
-}
-interface Stats {
-  floor: number;
-  registrationsPerWeek: Row[];
-  purposes: Row[];
-  prefectures: Row[];
-  ageBands: Row[];
-  desiredMunicipalities: Row[];
-}
 
 const SECTIONS = ['registrationsPerWeek', 'purposes', 'prefectures', 'ageBands', 'desiredMunicipalities'] as const;
 
@@ -47,7 +34,7 @@ export default function StatsScreen() {
               <tbody>
                 {data[section].map((row, i) => (
                   <tr key={i}>
-                    <td>{row.week ?? row.label}</td>
+                    <td>{'week' in row ? row.week : row.label}</td>
                     <td className="num">{count(row.count, data.floor)}</td>
                   </tr>
                 ))}

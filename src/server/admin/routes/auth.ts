@@ -11,7 +11,6 @@ import { networkOf } from '../../limits/requester';
 import type { AdminContext } from '../context';
 import { currentOperator, type OperatorActor } from '../guard';
 import { recordAudit, type AuditActor } from '../audit';
-import type { Role } from '../permissions';
 import { clearSessionCookie, openOperatorSession, setSessionCookie } from '../sessions';
 import {
   AccountRefusal,
@@ -26,6 +25,7 @@ import {
   type Operator,
   type RefusalReason,
 } from '../accounts';
+import type { LoginCodeInput, LoginInput, LoginStarted, NewOperator, OperatorItem, OperatorList, Role, SessionAnswer, SetupInput, SetupLink } from '../../../shared/admin-api';
 
 const REFUSALS: Record<Exclude<RefusalReason, 'notSaved'>, ConstructorParameters<typeof ApiError>[0]> = {
   exists: 'OPERATOR_EXISTS',
@@ -49,7 +49,7 @@ async function answering<T>(request: FastifyRequest, work: () => Promise<T>): Pr
 }
 
 /** What an operator sees of another operator (never the password hash). */
-const listed = (operator: Operator) => ({ id: operator.id, email: operator.email, name: operator.name, role: operator.role, status: operator.status, created_at: operator.created_at });
+const listed = (operator: Operator): OperatorItem => ({ id: operator.id, email: operator.email, name: operator.name, role: operator.role, status: operator.status, created_at: operator.created_at });
 
 /** An answer with a session's secrets (the CSRF token) or an operator's data: no copy kept. */
 const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
@@ -71,7 +71,7 @@ export function adminAuthRoutes(app: FastifyInstance, ctx: AdminContext): void {
   // The set-up link: checked any number of times while it lives (opening the page, a reload),
   // used up by the password it sets.
 
-  app.get('/v1/admin/setup', { config: { limited: true } }, async (request, reply) => {
+  app.get('/v1/admin/setup', { config: { limited: true } }, async (request, reply): Promise<SetupLink> => {
     const { key } = (request.query ?? {}) as { key?: unknown };
     const { operator } = await answering(request, () => setupLinkOf(ctx.db, key));
     noStore(reply);
@@ -79,7 +79,7 @@ export function adminAuthRoutes(app: FastifyInstance, ctx: AdminContext): void {
   });
 
   app.post('/v1/admin/setup', { schema: { body: apiBody('api.admin-setup.json') }, config: { limited: true } }, async (request, reply) => {
-    const { key, password } = request.body as { key: string; password: string };
+    const { key, password } = request.body as SetupInput;
     await answering(request, () => completeSetup(ctx.db, key, password, request.ip));
     return reply.code(204).send();
   });
@@ -87,8 +87,8 @@ export function adminAuthRoutes(app: FastifyInstance, ctx: AdminContext): void {
   // ---------------------------------------------------------------------------------------------
   // Login: the password, then a code mailed to the operator every time.
 
-  app.post('/v1/admin/login', { schema: { body: apiBody('api.admin-login.json') }, config: { limited: true } }, async (request, reply) => {
-    const { email, password } = request.body as { email: string; password: string };
+  app.post('/v1/admin/login', { schema: { body: apiBody('api.admin-login.json') }, config: { limited: true } }, async (request, reply): Promise<LoginStarted> => {
+    const { email, password } = request.body as LoginInput;
     const network = networkOf(request.ip);
     // Wrong passwords count per requesting network and address, before the password is compared
     // (parallel tries all count): a stranger's guesses hold the stranger's network, never the
@@ -107,8 +107,8 @@ export function adminAuthRoutes(app: FastifyInstance, ctx: AdminContext): void {
     return { flow };
   });
 
-  app.post('/v1/admin/login/code', { schema: { body: apiBody('api.admin-login-code.json') }, config: { limited: true } }, async (request, reply) => {
-    const { flow, code } = request.body as { flow: string; code: string };
+  app.post('/v1/admin/login/code', { schema: { body: apiBody('api.admin-login-code.json') }, config: { limited: true } }, async (request, reply): Promise<SessionAnswer> => {
+    const { flow, code } = request.body as LoginCodeInput;
     // The flow names the address its code was mailed to (every login starts a new flow, so a
     // flow holds one code); a flow with no live login code is a wrong code that costs nothing
     // (docs/decisions/015).
@@ -143,7 +143,7 @@ export function adminAuthRoutes(app: FastifyInstance, ctx: AdminContext): void {
   // ---------------------------------------------------------------------------------------------
   // The session: who am I, logout.
 
-  app.get('/v1/admin/session', { preValidation: adminGuard('session.own') }, async (request, reply) => {
+  app.get('/v1/admin/session', { preValidation: adminGuard('session.own') }, async (request, reply): Promise<SessionAnswer> => {
     const operator = currentOperator(request);
     noStore(reply);
     return {
@@ -167,14 +167,14 @@ export function adminAuthRoutes(app: FastifyInstance, ctx: AdminContext): void {
   // ---------------------------------------------------------------------------------------------
   // Operators (admin only).
 
-  app.get('/v1/admin/operators', { preValidation: adminGuard('operators.manage') }, async (_request, reply) => {
+  app.get('/v1/admin/operators', { preValidation: adminGuard('operators.manage') }, async (_request, reply): Promise<OperatorList> => {
     noStore(reply);
     return { items: (await listOperators(ctx.db)).map(listed) };
   });
 
   // Adding and a new link mail: counted per IP as every mailing route is (docs/decisions/015).
   app.post('/v1/admin/operators', { preValidation: adminGuard('operators.manage'), schema: { body: apiBody('api.admin-operator-add.json') }, config: { limited: true } }, async (request, reply) => {
-    const input = request.body as { email: string; name: string; role: Role };
+    const input = request.body as NewOperator;
     const operator = await answering(request, () => addOperator(ctx.db, ctx.mailer, publicUrl, input, change(request)));
     return reply.code(201).send({ operator: listed(operator) });
   });

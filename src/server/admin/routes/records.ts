@@ -17,6 +17,23 @@ import * as inquiries from '../services/inquiries';
 import * as members from '../services/members';
 import { stats } from '../services/stats';
 import { listAudit, type AuditFilter } from '../services/audit-list';
+import type {
+  AnswerInput,
+  AnswerPreview,
+  AnswerSent,
+  AssignableOperators,
+  AssignInput,
+  CorrectionInput,
+  DecisionAnswer,
+  DecisionInput,
+  DecisionPreview,
+  InquiryClosed,
+  MailPreview,
+  NoticeInput,
+  NoticeRetracted,
+  ReversalInput,
+  Stats,
+} from '../../../shared/admin-api';
 
 /** The operator behind the request and the address it came from, for the audit log. */
 export function whoOf(request: FastifyRequest): Who {
@@ -37,7 +54,7 @@ function mailLinks(): MailLinks {
   return links;
 }
 
-const mailPreview = (template: MailTemplate, values: Record<string, string>) => {
+const mailPreview = (template: MailTemplate, values: Record<string, string>): Omit<MailPreview, 'to'> => {
   const { subject, text } = renderMail(template, values, mailLinks());
   return { subject, body: text };
 };
@@ -68,8 +85,8 @@ export function adminRecordRoutes(app: FastifyInstance, ctx: AdminContext): void
   app.post(
     '/v1/admin/applications/:registerNumber/preview',
     { preValidation: guard('applications.decide'), config: { limited: true }, schema: { params: params('api.admin-register-number-params.json'), body: apiBody('api.admin-decision.json') } },
-    async (request) => {
-      const body = request.body as { decision: applications.Decision; reason?: string };
+    async (request): Promise<DecisionPreview> => {
+      const body = request.body as DecisionInput;
       const { row, mail, notice } = await applications.previewDecision(db, (request.params as { registerNumber: string }).registerNumber, body.decision, body.reason ?? '');
       return { member: { name: applications.fullName(row), email: row.email }, mail: { to: row.email, ...mailPreview(mail.template, mail.values) }, notice };
     },
@@ -78,8 +95,8 @@ export function adminRecordRoutes(app: FastifyInstance, ctx: AdminContext): void
   app.post(
     '/v1/admin/applications/:registerNumber/decision',
     { preValidation: guard('applications.decide'), config: { limited: true }, schema: { params: params('api.admin-register-number-params.json'), body: apiBody('api.admin-decision.json') } },
-    async (request) => {
-      const body = request.body as { decision: applications.Decision; reason?: string };
+    async (request): Promise<DecisionAnswer> => {
+      const body = request.body as DecisionInput;
       const done = await applications.decideApplication(db, outbox, whoOf(request), (request.params as { registerNumber: string }).registerNumber, body.decision, body.reason ?? '');
       return { application: done.application, notice: done.notice, mail: await tryMail(outbox, done.mailId, done.email) };
     },
@@ -88,8 +105,8 @@ export function adminRecordRoutes(app: FastifyInstance, ctx: AdminContext): void
   app.post(
     '/v1/admin/applications/:registerNumber/reversal',
     { preValidation: guard('applications.reverse'), config: { limited: true }, schema: { params: params('api.admin-register-number-params.json'), body: apiBody('api.admin-reversal.json') } },
-    async (request) => {
-      const body = request.body as { reason: string };
+    async (request): Promise<DecisionAnswer> => {
+      const body = request.body as ReversalInput;
       const done = await applications.reverseDecision(db, outbox, whoOf(request), (request.params as { registerNumber: string }).registerNumber, body.reason);
       return { application: done.application, notice: done.notice, mail: await tryMail(outbox, done.mailId, done.email) };
     },
@@ -102,15 +119,15 @@ export function adminRecordRoutes(app: FastifyInstance, ctx: AdminContext): void
   );
 
   app.post('/v1/admin/notices/preview', { preValidation: guard('notices.send'), config: { limited: true }, schema: { body: apiBody('api.admin-notice.json') } }, async (request) =>
-    notices.previewNotice(db, request.body as notices.NoticeInput),
+    notices.previewNotice(db, request.body as NoticeInput),
   );
 
   app.post('/v1/admin/notices', { preValidation: guard('notices.send'), config: { limited: true }, schema: { body: apiBody('api.admin-notice.json') } }, async (request, reply) => {
-    const sent = await notices.sendNotice(db, whoOf(request), request.body as notices.NoticeInput);
+    const sent = await notices.sendNotice(db, whoOf(request), request.body as NoticeInput);
     return reply.code(201).send(sent);
   });
 
-  app.post('/v1/admin/notices/:id/retract', { preValidation: guard('notices.retract'), config: { limited: true }, schema: { params: params('api.admin-id-params.json') } }, async (request) => ({
+  app.post('/v1/admin/notices/:id/retract', { preValidation: guard('notices.retract'), config: { limited: true }, schema: { params: params('api.admin-id-params.json') } }, async (request): Promise<NoticeRetracted> => ({
     notice: await notices.retractNotice(db, whoOf(request), (request.params as { id: string }).id),
   }));
 
@@ -121,7 +138,7 @@ export function adminRecordRoutes(app: FastifyInstance, ctx: AdminContext): void
     return inquiries.listInquiries(db, query.status, pagingOf(query));
   });
 
-  app.get('/v1/admin/inquiries/operators', { preValidation: guard('inquiries.view') }, async () => ({ items: await inquiries.assignableOperators(db) }));
+  app.get('/v1/admin/inquiries/operators', { preValidation: guard('inquiries.view') }, async (): Promise<AssignableOperators> => ({ items: await inquiries.assignableOperators(db) }));
 
   app.get('/v1/admin/inquiries/:id', { preValidation: guard('inquiries.view'), schema: { params: params('api.admin-id-params.json') } }, async (request) =>
     inquiries.inquiryDetail(db, whoOf(request), (request.params as { id: string }).id),
@@ -130,8 +147,8 @@ export function adminRecordRoutes(app: FastifyInstance, ctx: AdminContext): void
   app.post(
     '/v1/admin/inquiries/:id/answer/preview',
     { preValidation: guard('inquiries.handle'), config: { limited: true }, schema: { params: params('api.admin-id-params.json'), body: apiBody('api.admin-answer.json') } },
-    async (request) => {
-      const preview = await inquiries.previewAnswer(db, (request.params as { id: string }).id, (request.body as { answer: string }).answer);
+    async (request): Promise<AnswerPreview> => {
+      const preview = await inquiries.previewAnswer(db, (request.params as { id: string }).id, (request.body as AnswerInput).answer);
       return { mail: { to: preview.to.email, name: preview.to.name, ...mailPreview(preview.template, preview.values) } };
     },
   );
@@ -140,16 +157,17 @@ export function adminRecordRoutes(app: FastifyInstance, ctx: AdminContext): void
     '/v1/admin/inquiries/:id/answer',
     { preValidation: guard('inquiries.handle'), config: { limited: true }, schema: { params: params('api.admin-id-params.json'), body: apiBody('api.admin-answer.json') } },
     async (request, reply) => {
-      const done = await inquiries.answerInquiry(db, outbox, whoOf(request), { id: (request.params as { id: string }).id }, (request.body as { answer: string }).answer);
-      return reply.code(201).send({ answer_id: done.answerId, status: 'answered', notice: done.notice ?? null, mail: await tryMail(outbox, done.mailId, done.to.email) });
+      const done = await inquiries.answerInquiry(db, outbox, whoOf(request), { id: (request.params as { id: string }).id }, (request.body as AnswerInput).answer);
+      const answer: AnswerSent = { answer_id: done.answerId, status: 'answered', notice: done.notice ?? null, mail: await tryMail(outbox, done.mailId, done.to.email) };
+      return reply.code(201).send(answer);
     },
   );
 
   app.post(
     '/v1/admin/inquiries/:id/answers/:answerId/correction/preview',
     { preValidation: guard('inquiries.handle'), config: { limited: true }, schema: { params: params('api.admin-answer-params.json'), body: apiBody('api.admin-correction.json') } },
-    async (request) => {
-      const body = request.body as { answer: string; note: string };
+    async (request): Promise<AnswerPreview> => {
+      const body = request.body as CorrectionInput;
       const preview = await inquiries.previewCorrection(db, (request.params as { id: string }).id, body.answer, body.note);
       return { mail: { to: preview.to.email, name: preview.to.name, ...mailPreview(preview.template, preview.values) } };
     },
@@ -160,19 +178,20 @@ export function adminRecordRoutes(app: FastifyInstance, ctx: AdminContext): void
     { preValidation: guard('inquiries.handle'), config: { limited: true }, schema: { params: params('api.admin-answer-params.json'), body: apiBody('api.admin-correction.json') } },
     async (request, reply) => {
       const { id, answerId } = request.params as { id: string; answerId: string };
-      const body = request.body as { answer: string; note: string };
+      const body = request.body as CorrectionInput;
       const done = await inquiries.correctAnswer(db, outbox, whoOf(request), id, answerId, body.answer, body.note);
-      return reply.code(201).send({ answer_id: done.answerId, notice: done.notice ?? null, mail: await tryMail(outbox, done.mailId, done.to.email) });
+      const answer: AnswerSent = { answer_id: done.answerId, notice: done.notice ?? null, mail: await tryMail(outbox, done.mailId, done.to.email) };
+      return reply.code(201).send(answer);
     },
   );
 
   app.post(
     '/v1/admin/inquiries/:id/assign',
     { preValidation: guard('inquiries.handle'), config: { limited: true }, schema: { params: params('api.admin-id-params.json'), body: apiBody('api.admin-assign.json') } },
-    async (request) => inquiries.assignInquiry(db, whoOf(request), (request.params as { id: string }).id, (request.body as { operator_id: string }).operator_id),
+    async (request) => inquiries.assignInquiry(db, whoOf(request), (request.params as { id: string }).id, (request.body as AssignInput).operator_id),
   );
 
-  app.post('/v1/admin/inquiries/:id/done', { preValidation: guard('inquiries.handle'), config: { limited: true }, schema: { params: params('api.admin-id-params.json') } }, async (request) => {
+  app.post('/v1/admin/inquiries/:id/done', { preValidation: guard('inquiries.handle'), config: { limited: true }, schema: { params: params('api.admin-id-params.json') } }, async (request): Promise<InquiryClosed> => {
     const { row, previous } = await inquiries.closeInquiry(db, whoOf(request), { id: (request.params as { id: string }).id });
     return { id: row.id, ticket_no: row.ticket_no, status: 'closed', previous };
   });
@@ -207,7 +226,7 @@ export function adminRecordRoutes(app: FastifyInstance, ctx: AdminContext): void
 
   // Statistics and the audit log -----------------------------------------------------------
 
-  app.get('/v1/admin/stats', { preValidation: guard('stats.view') }, async () => ({ at: iso(now()), ...(await stats(db)) }));
+  app.get('/v1/admin/stats', { preValidation: guard('stats.view') }, async (): Promise<Stats> => ({ at: iso(now()), ...(await stats(db)) }));
 
   app.get('/v1/admin/audit', { preValidation: guard('audit.view'), schema: { querystring: params('api.admin-audit-query.json') } }, async (request) => {
     const query = request.query as PageQuery & AuditFilter;

@@ -5,7 +5,7 @@
 // after the commit by the caller (a failure leaves it in the outbox, the decision stands).
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/connect';
-import type { ApplicationStatus, User } from '../../db/types';
+import type { User } from '../../db/types';
 import type { MailTemplate } from '../../mail/mailer';
 import type { Outbox } from '../../mail/outbox';
 import { masterOptions } from '../../masters';
@@ -14,11 +14,11 @@ import { canonicalEmail } from '../../../shared/canonical-email';
 import { format } from '../../../shared/format';
 import operatorTexts from '../../../../messages/operator.ja.json';
 import { actorLabel, recordAudit } from '../audit';
-import { countOf, operatorIdOf, RecordRefusal, searchOf, type Page, type Paging, type Search, type Who } from './common';
-import { memberFieldValues, optionLists, recordForms, type MemberFieldValue } from './member-fields';
+import { countOf, operatorIdOf, RecordRefusal, searchOf, type Paging, type Search, type Who } from './common';
+import { memberFieldValues, optionLists, recordForms } from './member-fields';
+import type { ApplicationDetail, ApplicationItem, ApplicationStatus, Decision, DecisionItem, MemberSummary, Page } from '../../../shared/admin-api';
 import type { SchemaSet } from '../../../shared/validation/schema-files';
-
-export type Decision = 'approved' | 'declined';
+import type { MasterOption } from '../../../shared/api-types';
 
 function selectApplications(db: Db) {
   return db
@@ -51,16 +51,6 @@ export function whereMember<Q extends { where: (...args: any[]) => Q }>(query: Q
   if (search.given) return query.where('users.last_name_kanji', '=', search.family).where('users.first_name_kanji', '=', search.given);
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   return query.where((eb: any) => eb.or([eb('users.last_name_kanji', '=', search.family), eb('users.first_name_kanji', '=', search.family)]));
-}
-
-export interface ApplicationItem {
-  register_number: string;
-  status: ApplicationStatus;
-  applied_at: string;
-  decided_at: string | null;
-  name: string;
-  email: string;
-  member_status: 'active' | 'withdrawn';
 }
 
 const itemOf = (row: ApplicationRow): ApplicationItem => ({
@@ -99,15 +89,6 @@ export async function findApplication(db: Db, registerNumber: string): Promise<A
   return row;
 }
 
-export interface DecisionItem {
-  kind: 'decision' | 'reversal';
-  decision: ApplicationStatus;
-  reason: string;
-  operator: string;
-  at: string;
-  reversed_by?: { reason: string; operator: string; at: string };
-}
-
 /** An application's decisions, oldest first, each decision with the reversal that undid it. */
 export async function decisionsOf(db: Db, applicationId: string): Promise<DecisionItem[]> {
   const rows = await db
@@ -127,16 +108,6 @@ export async function decisionsOf(db: Db, applicationId: string): Promise<Decisi
   return items;
 }
 
-export interface MemberSummary {
-  id: string;
-  email: string;
-  status: 'active' | 'withdrawn';
-  name: string;
-  registered_at: string;
-  withdrawn_at: string | null;
-  fields: MemberFieldValue[];
-}
-
 export async function memberSummary(db: Db, set: SchemaSet, user: User): Promise<MemberSummary> {
   const masters = await optionLists(db, recordForms(set));
   return {
@@ -151,7 +122,7 @@ export async function memberSummary(db: Db, set: SchemaSet, user: User): Promise
 }
 
 /** Labels of the member's purposes (the purpose option list). */
-export async function purposesOf(db: Db, user: User): Promise<Array<{ value: string; label: string }>> {
+export async function purposesOf(db: Db, user: User): Promise<MasterOption[]> {
   const options = new Map((await masterOptions(db, 'purpose')).map((o) => [o.value, o.label]));
   return user.purpose
     .split(',')
@@ -160,7 +131,7 @@ export async function purposesOf(db: Db, user: User): Promise<Array<{ value: str
 }
 
 /** One application in full; the view is recorded (applications.view). */
-export async function applicationDetail(db: Db, set: SchemaSet, who: Who, registerNumber: string) {
+export async function applicationDetail(db: Db, set: SchemaSet, who: Who, registerNumber: string): Promise<ApplicationDetail> {
   const row = await findApplication(db, registerNumber);
   const user = await db.selectFrom('users').selectAll().where('id', '=', row.user_id).executeTakeFirstOrThrow();
   const [member, purposes, decisions] = await Promise.all([memberSummary(db, set, user), purposesOf(db, user), decisionsOf(db, row.id)]);

@@ -1,8 +1,9 @@
 // The audit log as admin reads it: newest first, filtered by action, operator, member and time
 // (each filter one range of its index: audit_log_action, _operator, _member, _list).
 import type { Db } from '../../db/connect';
-import { countOf, type Page, type Paging } from './common';
+import { countOf, type Paging } from './common';
 import { fullName } from './applications';
+import type { AuditItem, Page } from '../../../shared/admin-api';
 
 export interface AuditFilter {
   action?: string;
@@ -10,20 +11,6 @@ export interface AuditFilter {
   member?: string;
   from?: string;
   to?: string;
-}
-
-export interface AuditItem {
-  id: string;
-  at: string;
-  actor_type: 'operator' | 'cli';
-  actor_label: string;
-  actor_role: string | null;
-  action: string;
-  member_id: string | null;
-  member_name?: string;
-  target: string | null;
-  detail: Record<string, unknown>;
-  ip: string | null;
 }
 
 const parsed = (text: string): Record<string, unknown> => {

@@ -7,6 +7,7 @@ import { ApiError, type ErrorCode } from '../../errors';
 import type { FieldErrors } from '../../../shared/validation/field-errors';
 import type { Outbox } from '../../mail/outbox';
 import type { AuditActor } from '../audit';
+import type { MailOutcome } from '../../../shared/admin-api';
 
 /** Who does something, and from where (null from the command line). */
 export interface Who {
@@ -39,20 +40,6 @@ export interface Paging {
 export const DEFAULT_SIZE = 20;
 
 export const pagingOf = (query: { page?: number; size?: number }): Paging => ({ page: query.page ?? 1, size: query.size ?? DEFAULT_SIZE });
-
-export interface Page<T> {
-  items: T[];
-  total: number;
-  page: number;
-  size: number;
-}
-
-/** The mail a change queued, once tried: sent, or waiting in the outbox for the worker. */
-export interface MailOutcome {
-  id: string;
-  to: string;
-  status: 'sent' | 'queued';
-}
 
 /** One try of a mail queued in a committed transaction; a failure leaves it to the worker. */
 export async function tryMail(outbox: Outbox, id: string, to: string): Promise<MailOutcome> {

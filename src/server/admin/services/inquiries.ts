@@ -5,14 +5,14 @@
 // the mail after the commit.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/connect';
-import type { InquiryStatus } from '../../db/types';
 import type { Outbox } from '../../mail/outbox';
 import { masterOptions, type MasterName } from '../../masters';
 import { iso, now } from '../../services/clock';
 import { format } from '../../../shared/format';
 import operatorTexts from '../../../../messages/operator.ja.json';
 import { actorLabel, recordAudit } from '../audit';
-import { countOf, operatorIdOf, RecordRefusal, type Page, type Paging, type Who } from './common';
+import { countOf, operatorIdOf, RecordRefusal, type Paging, type Who } from './common';
+import type { AnswerItem, AssignableOperator, InquiryAssigned, InquiryDetail, InquiryItem, InquiryRecipient, InquiryStatus, Page } from '../../../shared/admin-api';
 
 function selectInquiries(db: Db) {
   return db
@@ -49,7 +49,7 @@ export const senderName = (row: Pick<InquiryRow, 'last_name_kanji' | 'first_name
 
 /** Whom an answer goes to: an active member at their current address and name (they may have
  *  changed either since asking); anyone else at the address the form carried. */
-export function recipientOf(row: InquiryRow): { name: string; email: string; member: boolean } {
+export function recipientOf(row: InquiryRow): InquiryRecipient {
   if (row.user_id !== null && row.member_status === 'active' && row.member_email) {
     return { name: `${row.member_last_name} ${row.member_first_name}`, email: row.member_email, member: true };
   }
@@ -60,20 +60,6 @@ export function recipientOf(row: InquiryRow): { name: string; email: string; mem
 export async function labels(db: Db, name: MasterName): Promise<(value: string) => string> {
   const options = new Map((await masterOptions(db, name)).map((o) => [o.value, o.label]));
   return (value) => options.get(value) ?? value;
-}
-
-export interface InquiryItem {
-  id: string;
-  ticket_no: string;
-  status: InquiryStatus;
-  created_at: string;
-  updated_at: string;
-  name: string;
-  email: string;
-  inquiry_type: string;
-  inquiry_type_label: string;
-  member_id: string | null;
-  assigned_to?: { id: string; name: string };
 }
 
 function itemOf(row: InquiryRow, typeLabel: (value: string) => string): InquiryItem {
@@ -121,16 +107,6 @@ export async function findInquiry(db: Db, key: { id?: string; ticketNo?: string 
   return row;
 }
 
-export interface AnswerItem {
-  id: string;
-  answer: string;
-  note?: string;
-  corrects?: string;
-  operator: string;
-  at: string;
-  mail_status: 'sent' | 'queued' | 'none';
-}
-
 /** Every answer and correction sent, oldest first, with its mail's state. */
 export async function answersOf(db: Db, inquiryId: string): Promise<AnswerItem[]> {
   const rows = await db
@@ -153,7 +129,7 @@ export async function answersOf(db: Db, inquiryId: string): Promise<AnswerItem[]
 }
 
 /** One thread in full; the view is recorded (inquiries.view). */
-export async function inquiryDetail(db: Db, who: Who, id: string) {
+export async function inquiryDetail(db: Db, who: Who, id: string): Promise<InquiryDetail> {
   const row = await findInquiry(db, { id });
   const [typeLabel, userTypeLabel, jobLabel] = await Promise.all([labels(db, 'inquiry_type'), labels(db, 'inquiry_user_category'), labels(db, 'job')]);
   const answers = await answersOf(db, row.id);
@@ -189,7 +165,7 @@ export interface AnswerDone {
   row: InquiryRow;
   answerId: string;
   mailId: string;
-  to: { name: string; email: string; member: boolean };
+  to: InquiryRecipient;
   notice?: string;
 }
 
@@ -244,11 +220,11 @@ export async function previewCorrection(db: Db, id: string, answer: string, note
 }
 
 /** Operators an inquiry may be assigned to: active office staff. */
-export async function assignableOperators(db: Db) {
+export async function assignableOperators(db: Db): Promise<AssignableOperator[]> {
   return db.selectFrom('operators').select(['id', 'name', 'email', 'role']).where('status', '=', 'active').where('role', 'in', ['admin', 'secretariat']).orderBy('name').execute();
 }
 
-export async function assignInquiry(db: Db, who: Who, id: string, operatorId: string) {
+export async function assignInquiry(db: Db, who: Who, id: string, operatorId: string): Promise<InquiryAssigned> {
   const row = await findInquiry(db, { id });
   const operator = await db.selectFrom('operators').select(['id', 'name', 'status', 'role']).where('id', '=', operatorId).executeTakeFirst();
   if (!operator || operator.status !== 'active' || !['admin', 'secretariat'].includes(operator.role)) {

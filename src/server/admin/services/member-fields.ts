@@ -13,6 +13,7 @@ import { memberFieldRows, viewSpecs } from '../../../shared/member-view';
 import { mastersOf } from '../../../shared/validation/conditions';
 import type { SchemaSet } from '../../../shared/validation/schema-files';
 import type { JsonObject } from '../../../shared/validation/schema-bundle';
+import type { ExportColumn, MemberFieldValue } from '../../../shared/admin-api';
 import memberTexts from '../../../../messages/ja.json';
 
 /** The forms that write the member record, the one whose UI schema lays out the info view first. */
@@ -30,18 +31,6 @@ export async function optionLists(db: Db, forms: RecordForm[]): Promise<OptionLi
   return Object.fromEntries(lists);
 }
 
-export interface MemberFieldValue {
-  /** The stored field (the first, for a row that joins several). */
-  name: string;
-  /** Every stored field the row shows. */
-  names: string[];
-  label: string;
-  /** As stored (the fields a row joins, with a space between). */
-  value: string;
-  /** As the member reads it on /user/info. */
-  display: string;
-}
-
 const wireText = (value: unknown) => (value === undefined || value === null ? '' : String(value));
 
 /** The rows of one member's record, labels from the forms, displays as on /user/info. */
@@ -55,11 +44,6 @@ export function memberFieldValues(set: SchemaSet, masters: OptionLists, user: Us
     value: row.fields.map((name) => wireText(saved[name])).join(' ').trim(),
     display: row.value,
   }));
-}
-
-export interface ExportColumn {
-  name: string;
-  label: string;
 }
 
 /** Every field of the member record, in the record's order, under its form's title. */

@@ -8,20 +8,12 @@ import { formatDateTime } from '../../../shared/format-date';
 import type { SchemaSet } from '../../../shared/validation/schema-files';
 import recordMessages from '../../../../messages/operator.ja.json';
 import { recordAudit } from '../audit';
-import { countOf, RecordRefusal, searchOf, type Page, type Paging, type Who } from './common';
+import { countOf, RecordRefusal, searchOf, type Paging, type Who } from './common';
 import { decisionsOf, fullName, memberSummary, purposesOf, whereMember } from './applications';
 import { inquiriesOfMember } from './inquiries';
 import { noticesOfMember } from './notices';
-import { fieldDisplays, optionLists, recordColumns, recordForms, type ExportColumn } from './member-fields';
-
-export interface MemberItem {
-  id: string;
-  register_number?: string;
-  name: string;
-  email: string;
-  status: 'active' | 'withdrawn';
-  registered_at: string;
-}
+import { fieldDisplays, optionLists, recordColumns, recordForms } from './member-fields';
+import type { ExportColumn, MemberDetail, MemberItem, Page } from '../../../shared/admin-api';
 
 function selectMembers(db: Db) {
   return db
@@ -43,7 +35,7 @@ export async function searchMembers(db: Db, who: Who, q: string | undefined, pag
     .clearSelect()
     .select((eb) => eb.fn.countAll<string>().as('count'))
     .executeTakeFirst();
-  const items = rows.map((row) => ({
+  const items = rows.map((row): MemberItem => ({
     id: row.id,
     ...(row.register_number ? { register_number: row.register_number } : {}),
     name: fullName(row),
@@ -56,7 +48,7 @@ export async function searchMembers(db: Db, who: Who, q: string | undefined, pag
 }
 
 /** One member in full; the view is recorded (members.view). */
-export async function memberDetail(db: Db, set: SchemaSet, who: Who, id: string) {
+export async function memberDetail(db: Db, set: SchemaSet, who: Who, id: string): Promise<MemberDetail> {
   const user = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   if (!user) throw new RecordRefusal('RECORD_NOT_FOUND', { id });
   const applications = await db.selectFrom('applications').selectAll().where('user_id', '=', user.id).orderBy('applied_at', 'desc').execute();

@@ -6,35 +6,10 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/connect';
 import { iso, now } from '../../services/clock';
 import { actorLabel, recordAudit } from '../audit';
-import { countOf, operatorIdOf, RecordRefusal, type Page, type Paging, type Who } from './common';
+import { countOf, operatorIdOf, RecordRefusal, type Paging, type Who } from './common';
 import { fullName } from './applications';
+import type { NoticeInput, NoticeItem, NoticePreview, NoticeSent, NoticeStatus, Page } from '../../../shared/admin-api';
 import recordMessages from '../../../../messages/operator.ja.json';
-
-export type Audience = 'one' | 'all';
-
-export interface NoticeInput {
-  audience: Audience;
-  register_number?: string;
-  message: string;
-  /** ISO date-time; empty or absent: now. */
-  publish_at?: string;
-}
-
-export type NoticeStatus = 'scheduled' | 'published' | 'retracted';
-
-export interface NoticeItem {
-  id: string;
-  audience: Audience;
-  register_number?: string;
-  member_id?: string;
-  member_name?: string;
-  message: string;
-  publish_at: string;
-  created_at: string;
-  created_by: string | null;
-  retracted_at: string | null;
-  status: NoticeStatus;
-}
 
 const statusOf = (row: { created_at: string; retracted_at?: string | null }, at: string): NoticeStatus =>
   row.retracted_at ? 'retracted' : row.created_at > at ? 'scheduled' : 'published';
@@ -141,7 +116,7 @@ const publishAtOf = (input: NoticeInput, at: string): string => {
 };
 
 /** Whom a notice would reach, nothing saved. */
-export async function previewNotice(db: Db, input: NoticeInput) {
+export async function previewNotice(db: Db, input: NoticeInput): Promise<NoticePreview> {
   const at = iso(now());
   if (input.audience === 'one') {
     const member = await recipientOf(db, input.register_number ?? '');
@@ -151,7 +126,7 @@ export async function previewNotice(db: Db, input: NoticeInput) {
 }
 
 /** Posts the notice (scheduled when publish_at is later than now); one audit entry. */
-export async function sendNotice(db: Db, who: Who, input: NoticeInput, to?: { id: string; email: string }): Promise<{ notice: NoticeItem; recipients: number }> {
+export async function sendNotice(db: Db, who: Who, input: NoticeInput, to?: { id: string; email: string }): Promise<NoticeSent> {
   const at = iso(now());
   // The command line names the member by address (`to`), the back office by register number.
   const member = input.audience === 'one' ? (to ?? (await recipientOf(db, input.register_number ?? ''))) : undefined;

@@ -9,14 +9,10 @@ import type { Db } from '../../db/connect';
 import { allMunicipalities } from '../../denshijiti';
 import { masterOptions } from '../../masters';
 import { now } from '../../services/clock';
+import type { Count, Stats } from '../../../shared/admin-api';
 import recordMessages from '../../../../messages/operator.ja.json';
 
 export const STATS_FLOOR = 5;
-
-export interface Count {
-  label: string;
-  count: number | null;
-}
 
 const floored = (count: number): number | null => (count < STATS_FLOOR ? null : count);
 
@@ -68,7 +64,8 @@ function counted(map: Map<string, number>, order?: string[]): Count[] {
 
 const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
 
-export async function stats(db: Db) {
+/** The counts of GET /v1/admin/stats (the route adds the time of counting). */
+export async function stats(db: Db): Promise<Omit<Stats, 'at'>> {
   const labels = { unknown: texts.unknown };
   const rows = await db.selectFrom('users').select(['created_at', 'purpose', 'address_current', 'birthday', 'city']).execute();
   const municipalities = allMunicipalities();
