@@ -279,6 +279,8 @@ export interface InquiryMail {
   id: string;
   to: string;
   template: string;
+  /** The subject it went out with (messages/mail.ja.json's template, filled). */
+  subject: string;
   created_at: string;
   sent_at: string | null;
   attempts: number;

@@ -11,6 +11,7 @@ import { rulesOf } from '../support/schema-messages';
 import { csvCell } from '../../src/server/admin/services/members';
 import { isoWeek } from '../../src/server/admin/services/stats';
 import operatorTexts from '../../messages/operator.ja.json';
+import { renderMail } from '../../src/server/mail/mailer';
 
 const decisionForm = rulesOf('admin-decision');
 const noticeForm = rulesOf('admin-notice');
@@ -224,6 +225,9 @@ describe.each(DATABASES)('back office records ($name)', ({ kind }) => {
         expect.objectContaining({ answer: '正しくはこちらです。', note: '日付に誤りがありました。', corrects: answered.json().answer_id, mail_status: 'sent' }),
       ]);
       expect(thread.json().mails.map((m: { template: string }) => m.template)).toEqual(['inquiryAnswered', 'inquiryCorrection']);
+      // Each mail as the member received it: its subject, filled (not the template's name).
+      expect(thread.json().mails.map((m: { subject: string }) => m.subject)).toEqual(h.mailer.to(thread.json().inquiry.recipient.email).map((m) => renderMail(m.template, m.values, { supportUrl: '', supportPhone: '', supportHours: '', loginUrl: '' }).subject));
+      expect(thread.json().mails[0].subject).toContain(thread.json().inquiry.ticket_no);
     });
   });
 

@@ -34,6 +34,13 @@ export function renderMail(template: MailTemplate, values: Record<string, string
   return { subject: format(subject, all), text, html };
 }
 
+/** The subject a queued mail went out with (what the back office lists of an inquiry's mails);
+ *  a template this version no longer has is named as stored. */
+export function subjectOf(template: string, values: Record<string, string | number>): string {
+  const known = (mail.templates as Record<string, { subject: string } | undefined>)[template];
+  return known ? format(known.subject, { site: messages.site.name, operator: mail.operator, ...values }) : template;
+}
+
 /** A relay that accepts the connection but never answers must not hold a request for
  *  nodemailer's default minutes: connect, greeting and every socket wait get `timeoutMs`. */
 export function createMailer(smtpUrl: string, from: string, timeoutMs: number, links: MailLinks): Mailer {

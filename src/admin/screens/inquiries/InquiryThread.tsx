@@ -71,7 +71,7 @@ export function InquiryThread({ id }: { id: string }) {
             [text.fields.createdAt, formatDateTime(inquiry.created_at)],
             [text.fields.name, inquiry.name],
             [text.fields.email, inquiry.email],
-            [text.fields.inquiryType, inquiry.inquiry_type],
+            [text.fields.inquiryType, inquiry.inquiry_type_label],
             [text.fields.assignedTo, inquiry.assigned_to?.name ?? text.inquiries.unassigned],
           ]}
         />
@@ -152,7 +152,7 @@ export function InquiryThread({ id }: { id: string }) {
           <ul>
             {mails.map((m, i) => (
               <li key={i}>
-                {formatDateTime(m.created_at)} {m.template} {format(text.common.noted, { text: '', note: label('mailStatus', m.status) })}
+                {formatDateTime(m.created_at)} {m.subject} {format(text.common.noted, { text: '', note: label('mailStatus', m.status) })}
               </li>
             ))}
           </ul>

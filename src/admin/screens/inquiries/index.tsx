@@ -67,7 +67,7 @@ function InquiryList() {
                       <br />
                       <span className="muted">{row.email}</span>
                     </td>
-                    <td>{row.inquiry_type}</td>
+                    <td>{row.inquiry_type_label}</td>
                     <td>{label('inquiryStatus', row.status)}</td>
                     <td>{row.assigned_to?.name ?? text.inquiries.unassigned}</td>
                   </tr>

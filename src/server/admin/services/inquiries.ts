@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/connect';
 import type { Outbox } from '../../mail/outbox';
+import { subjectOf } from '../../mail/mailer';
 import { masterOptions, type MasterName } from '../../masters';
 import { iso, now } from '../../services/clock';
 import { format } from '../../../shared/format';
@@ -128,6 +129,15 @@ export async function answersOf(db: Db, inquiryId: string): Promise<AnswerItem[]
   }));
 }
 
+/** A queued mail's values as stored (a damaged row names its template only). */
+function valuesOf(json: string): Record<string, string | number> {
+  try {
+    return JSON.parse(json) as Record<string, string | number>;
+  } catch {
+    return {};
+  }
+}
+
 /** One thread in full; the view is recorded (inquiries.view). */
 export async function inquiryDetail(db: Db, who: Who, id: string): Promise<InquiryDetail> {
   const row = await findInquiry(db, { id });
@@ -135,7 +145,7 @@ export async function inquiryDetail(db: Db, who: Who, id: string): Promise<Inqui
   const answers = await answersOf(db, row.id);
   const mailIds = (await db.selectFrom('inquiry_answers').select('mail_id').where('inquiry_id', '=', row.id).execute()).flatMap((r) => (r.mail_id ? [r.mail_id] : []));
   const mails = mailIds.length
-    ? await db.selectFrom('mail_outbox').select(['id', 'to_address', 'template', 'created_at', 'sent_at', 'attempts', 'last_error']).where('id', 'in', mailIds).orderBy('created_at').execute()
+    ? await db.selectFrom('mail_outbox').select(['id', 'to_address', 'template', 'values_json', 'created_at', 'sent_at', 'attempts', 'last_error']).where('id', 'in', mailIds).orderBy('created_at').execute()
     : [];
   await recordAudit(db, { actor: who.actor, ip: who.ip, action: 'inquiries.view', memberId: row.user_id, target: row.ticket_no });
   return {
@@ -150,7 +160,7 @@ export async function inquiryDetail(db: Db, who: Who, id: string): Promise<Inqui
       recipient: recipientOf(row),
     },
     answers,
-    mails: mails.map((m) => ({ id: m.id, to: m.to_address, template: m.template, created_at: m.created_at, sent_at: m.sent_at, attempts: Number(m.attempts), status: m.sent_at ? 'sent' : 'queued' })),
+    mails: mails.map((m) => ({ id: m.id, to: m.to_address, template: m.template, subject: subjectOf(m.template, valuesOf(m.values_json)), created_at: m.created_at, sent_at: m.sent_at, attempts: Number(m.attempts), status: m.sent_at ? 'sent' : 'queued' })),
   };
 }
 
