@@ -3,7 +3,7 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from './support/fixtures';
 import { E2E } from './support/stack-env';
-import { frameHeight, loginInFrame, openFramed } from './support/framed';
+import { frameHeight, loginInFrame, myPageLoaded, openFramed } from './support/framed';
 import { messages, screenTitle, welcome } from './support/texts';
 
 /** Counts the member API calls (GET/POST/PUT under /v1/user/) the page makes from now on. */
@@ -52,7 +52,7 @@ for (const path of ['/mypage', '/info', '/edit', '/email/change']) {
 test('logout with a session that already ended goes to the site top without a storm of calls', async ({ page, member }) => {
   const framed = await openFramed(page);
   await loginInFrame(page, framed, member);
-  await expect(framed.app.getByText(welcome())).toBeVisible();
+  await myPageLoaded(framed);
   await endSessionElsewhere((await framed.frame.evaluate(() => localStorage.getItem('token')))!);
   const calls = countMemberCalls(page);
   await framed.app.getByRole('link', { name: messages.mypage.logout }).click();

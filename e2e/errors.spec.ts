@@ -90,9 +90,10 @@ test('registration refused: one summary at the top, focused and in view, a link 
   await expect(app.getByRole('heading', { level: 1 })).toBeVisible();
   // The final button stays reachable while something is missing (aria-disabled, which
   // Playwright's click waits on): the member presses it where it is.
-  // As a member aims: once the page has stopped moving (the frame grows as the lists and the terms
-  // arrive; a press aimed before that lands beside the button).
+  // As a member aims: once the page has stopped moving. STEP2 grows when the master lists arrive
+  // (a CI run pressed 40 ms after they did, before the frame took the new height, and missed).
   const pressFinal = async () => {
+    await expect(fieldBlock(framed, 'purpose').getByRole('checkbox').first()).toBeAttached();
     await frameSettled(framed);
     await finalButton.scrollIntoViewIfNeeded();
     const at = await aim(finalButton);

@@ -3,7 +3,7 @@
 // first error come into view, and withdrawal has cleared the session when its dialog shows.
 import { test, expect } from './support/fixtures';
 import { E2E } from './support/stack-env';
-import { expectInParentView, frameHeight, loginInFrame, openFramed, scrollParentToBottom } from './support/framed';
+import { expectInParentView, frameHeight, loginInFrame, myPageLoaded, openFramed, scrollParentToBottom } from './support/framed';
 import { labels, messages, screenTitle, submitText, welcome } from './support/texts';
 
 test('the frame shrinks after a long page, and back shows the login page at the top of the view', async ({ page }) => {
@@ -67,7 +67,7 @@ test('withdrawal clears token, cookies and session storage before its dialog, wh
   const framed = await openFramed(page);
   const { app } = framed;
   await loginInFrame(page, framed, member);
-  await expect(app.getByText(welcome())).toBeVisible();
+  await myPageLoaded(framed);
   await framed.frame.evaluate(() => sessionStorage.setItem('left-behind', '1'));
   await app.getByRole('link', { name: messages.mypage.withdraw }).click();
   await app.getByRole('textbox', { name: labels('withdraw').password }).fill('Wrong-Pass9!');

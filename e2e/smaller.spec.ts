@@ -2,7 +2,7 @@
 // when. Texts come from messages/ and the schemas (support/texts.ts); axe checks each state.
 import { test, expect, codeIn, waitForMail } from './support/fixtures';
 import { expectAccessible } from './support/axe';
-import { loginInFrame, openFramed, type Framed } from './support/framed';
+import { loginInFrame, myPageLoaded, openFramed, type Framed } from './support/framed';
 import { E2E } from './support/stack-env';
 import { CODE_LENGTH, codeSent, labels, messages, pinBox, rulesOf, screenTitle, submitText, welcome } from './support/texts';
 import { schemaSet } from '../tests/support/schema-messages';
@@ -146,7 +146,7 @@ test('e-mail change with the current address says why the button waits, while th
 test('withdrawal shows withdraw_complete behind its dialog; OK goes to the site top', async ({ page, member }) => {
   const framed = await openFramed(page);
   await loginInFrame(page, framed, member);
-  await expect(framed.app.getByText(welcome())).toBeVisible();
+  await myPageLoaded(framed);
   await framed.app.getByRole('link', { name: messages.mypage.withdraw }).click();
   await framed.app.getByRole('textbox', { name: labels('withdraw').password }).fill(member.password);
   await framed.app.getByRole('button', { name: submitText('withdraw') }).click();
