@@ -104,7 +104,7 @@ const ANSWERS: Record<string, unknown> = {
     desiredMunicipalities: [{ label: '利島村', count: null }],
   } satisfies Api.Stats,
   'GET /audit': page1([
-    { id: 'au-1', at: '2026-04-01T00:00:00Z', actor_type: 'operator', actor_label: '事務局 花子', actor_role: 'admin', action: 'applications.approve', member_id: 'm-1', member_name: '山田 花子', target: NUMBER, detail: { reason: '' }, ip: '127.0.0.1' },
+    { id: 'au-1', at: '2026-04-01T00:00:00Z', actor_type: 'operator', actor_label: '事務局 花子', actor_role: 'admin', action: 'applications.approve', member_id: 'm-1', member_name: '山田 花子', target: NUMBER, detail: { decision: 'approved', reason: '書類を確認しました。' }, ip: '127.0.0.1' },
   ] satisfies Api.AuditItem[]),
 };
 
@@ -140,7 +140,7 @@ test('every screen renders its data from the contract’s answers, with axe 0', 
     ['/admin/members/m-1', '会員の詳細', '年末年始の休業のお知らせ'],
     ['/admin/members/export', '会員のCSV出力', 'メールアドレス'],
     ['/admin/stats', title('stats'), '5未満'],
-    ['/admin/audit', title('audit'), '127.0.0.1'],
+    ['/admin/audit', title('audit'), ['127.0.0.1', `${admin.labels.auditDetail.reason}書類を確認しました。`]],
     ['/admin/operators', title('operators'), '自治体 次郎'],
   ];
   for (const [path, heading, shown] of visits) {
