@@ -3,6 +3,7 @@
 // on each, the CSRF token on every change, the confirmations before a decision and a notice, and
 // nothing typed lost when the session ends mid-way. The real API is exercised by admin.spec.ts's
 // clerk's day once it is on the branch.
+import { readFileSync } from 'node:fs';
 import type { Page, Route } from '@playwright/test';
 import { test, expect } from './support/fixtures';
 import { expectAccessible } from './support/axe';
@@ -104,7 +105,7 @@ const ANSWERS: Record<string, unknown> = {
     desiredMunicipalities: [{ label: '利島村', count: null }],
   } satisfies Api.Stats,
   'GET /audit': page1([
-    { id: 'au-1', at: '2026-04-01T00:00:00Z', actor_type: 'operator', actor_label: '事務局 花子', actor_role: 'admin', action: 'applications.approve', member_id: 'm-1', member_name: '山田 花子', target: NUMBER, detail: { reason: '' }, ip: '127.0.0.1' },
+    { id: 'au-1', at: '2026-04-01T00:00:00Z', actor_type: 'operator', actor_label: '事務局 花子', actor_role: 'admin', action: 'applications.approve', member_id: 'm-1', member_name: '山田 花子', target: NUMBER, detail: { decision: 'approved', reason: '書類を確認しました。' }, ip: '127.0.0.1' },
   ] satisfies Api.AuditItem[]),
 };
 
@@ -140,7 +141,7 @@ test('every screen renders its data from the contract’s answers, with axe 0', 
     ['/admin/members/m-1', '会員の詳細', '年末年始の休業のお知らせ'],
     ['/admin/members/export', '会員のCSV出力', 'メールアドレス'],
     ['/admin/stats', title('stats'), '5未満'],
-    ['/admin/audit', title('audit'), '127.0.0.1'],
+    ['/admin/audit', title('audit'), ['127.0.0.1', `${admin.labels.auditDetail.reason}書類を確認しました。`]],
     ['/admin/operators', title('operators'), '自治体 次郎'],
   ];
   for (const [path, heading, shown] of visits) {
@@ -235,6 +236,70 @@ test('a session that ended keeps its drafts for that operator only: another oper
   await expect(h1(page, 'お知らせの作成')).toBeVisible();
   await expect(page.getByRole('textbox', { name: 'お知らせの本文' })).toHaveValue('');
   expect(await page.evaluate(() => JSON.stringify(Object.entries(sessionStorage)))).not.toContain('山田様の書類の件です。');
+});
+
+/** The members' CSV as the server answers it: UTF-8 with a BOM, CRLF, named by Content-Disposition. */
+const CSV_FILE = 'members-20260401.csv';
+const csvAnswer = (route: Route) =>
+  route.fulfill({
+    status: 200,
+    headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${CSV_FILE}"` },
+    body: Buffer.from('\ufeffメールアドレス,姓\r\nhanako@example.com,山田\r\n', 'utf8'),
+  });
+const exportButton = (page: Page) => page.getByRole('button', { name: submitText('admin-member-export') });
+
+test('the members’ CSV with the session ended: to login, back at the export with the columns chosen, then the file with its BOM', async ({ page }) => {
+  let alive = false;
+  const asked: string[] = [];
+  await fakeApi(page, {
+    'GET /members/export.csv': (route) => {
+      asked.push(new URL(route.request().url()).searchParams.get('columns') ?? '');
+      return alive ? csvAnswer(route) : route.fulfill({ status: 401, json: { error: 'ログインしてください。', code: 'ADMIN_UNAUTHENTICATED' } });
+    },
+    'POST /login': (route) => route.fulfill({ json: { flow: 'flow-1' } }),
+    'POST /login/code': (route) => {
+      alive = true;
+      return route.fulfill({ json: session });
+    },
+  });
+  const downloads: string[] = [];
+  page.on('download', (download) => downloads.push(download.suggestedFilename()));
+  await page.goto(`${E2E.appUrl}/admin/members/export`);
+  await page.getByRole('checkbox', { name: 'メールアドレス' }).check();
+  await page.getByRole('checkbox', { name: '姓' }).check();
+  await exportButton(page).click();
+  // the session had ended: to login, told why, and the server's 401 was not saved as the CSV
+  await expect(h1(page, title('login'))).toBeVisible();
+  await expect(page.getByText(admin.login.ended)).toBeVisible();
+  expect(downloads).toEqual([]);
+  await page.getByRole('textbox', { name: 'メールアドレス' }).fill(operator.email);
+  await page.getByRole('textbox', { name: 'パスワード' }).fill('Clerk-Pass1!');
+  await page.getByRole('button', { name: submitText('admin-login') }).click();
+  for (const [i, digit] of [...'12345'].entries()) await page.getByLabel(new RegExp(`${i + 1}桁目`)).fill(digit);
+  await page.getByRole('button', { name: submitText('admin-login-code') }).click();
+  // back at the export with the columns chosen
+  await expect(h1(page, '会員のCSV出力')).toBeVisible();
+  await expect(page.getByRole('checkbox', { name: 'メールアドレス' })).toBeChecked();
+  await expect(page.getByRole('checkbox', { name: '姓' })).toBeChecked();
+  const download = page.waitForEvent('download');
+  await exportButton(page).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe(CSV_FILE);
+  expect(readFileSync((await file.path())!).subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+  await expect(page.getByText(admin.members.exportStarted)).toBeVisible();
+  expect(asked).toEqual(['email,last_name_kanji', 'email,last_name_kanji']);
+});
+
+test('the members’ CSV refused for another reason: the server’s message, and nothing downloaded', async ({ page }) => {
+  await fakeApi(page, { 'GET /members/export.csv': (route) => route.fulfill({ status: 500, json: { error: '処理できませんでした。', code: 'INTERNAL' } }) });
+  const downloads: string[] = [];
+  page.on('download', (download) => downloads.push(download.suggestedFilename()));
+  await page.goto(`${E2E.appUrl}/admin/members/export`);
+  await page.getByRole('checkbox', { name: 'メールアドレス' }).check();
+  await exportButton(page).click();
+  await expect(page.getByRole('alert')).toHaveText('処理できませんでした。');
+  await expect(h1(page, '会員のCSV出力')).toBeVisible();
+  expect(downloads).toEqual([]);
 });
 
 test('a municipality sees statistics only', async ({ page }) => {

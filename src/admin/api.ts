@@ -37,23 +37,62 @@ const NO_SESSION_NEEDED = ['/login', '/login/code', '/setup', '/session'];
 
 type Method = 'get' | 'post';
 
-export async function adminCall<T>(method: Method, path: string, options: { body?: unknown; query?: Record<string, string | number | undefined> } = {}): Promise<T> {
+type Query = Record<string, string | number | undefined>;
+
+export async function adminCall<T>(method: Method, path: string, options: { body?: unknown; query?: Query } = {}): Promise<T> {
+  return (await send<T>(method, path, options)).data as T;
+}
+
+/** A file the API answers (the members' CSV) as a Blob, through the same 401 handling as every
+ *  call, with the name the server gave it in Content-Disposition, when it gave one. */
+export async function adminDownload(path: string, query: Query = {}): Promise<{ blob: Blob; fileName?: string }> {
+  const response = await send<Blob>('get', path, { query }, 'blob');
+  return { blob: response.data, fileName: fileNameOf(response.headers.get('content-disposition')) };
+}
+
+/** The file name of a Content-Disposition header (filename*=UTF-8'' first, then filename=). */
+export function fileNameOf(disposition: string | null | undefined): string | undefined {
+  const encoded = /filename\*\s*=\s*UTF-8''([^;]+)/i.exec(disposition ?? '')?.[1];
+  if (encoded) {
+    try {
+      return decodeURIComponent(encoded.trim());
+    } catch {
+      // a malformed escape: fall back to the plain filename=
+    }
+  }
+  return /filename\s*=\s*"([^"]+)"|filename\s*=\s*([^;\s]+)/i.exec(disposition ?? '')?.slice(1).find(Boolean);
+}
+
+async function send<T>(method: Method, path: string, options: { body?: unknown; query?: Query }, responseType?: 'blob') {
   const params = Object.fromEntries(Object.entries(options.query ?? {}).filter(([, v]) => v !== undefined && v !== ''));
   try {
-    const response = await redaxios<T>({
+    return await redaxios<T>({
       method,
       url: `/v1/admin${path}`,
       data: options.body ?? (method === 'post' ? {} : undefined),
       params,
       headers: method === 'get' ? {} : { 'x-csrf-token': csrfToken },
       withCredentials: true,
+      responseType,
     });
-    return response.data as T;
   } catch (thrown) {
-    const response = thrown as { status?: number; data?: { error?: string; code?: string; fields?: FieldErrors } | string };
+    const response = thrown as { status?: number; data?: unknown };
     if (!response || typeof response.status !== 'number') throw new AdminFailure(text.errors.network, 0, 'NETWORK');
-    const body = typeof response.data === 'object' && response.data ? response.data : {};
+    const body = await errorBody(response.data);
     if (response.status === 401 && !NO_SESSION_NEEDED.includes(path)) sessionGone?.();
     throw new AdminFailure(body.error ?? format(text.errors.httpStatus, { status: response.status }), response.status, body.code, body.fields);
   }
+}
+
+/** The API's error answer; a download's arrives as a Blob, read here as the JSON it is. */
+async function errorBody(data: unknown): Promise<{ error?: string; code?: string; fields?: FieldErrors }> {
+  let parsed = data;
+  if (typeof Blob !== 'undefined' && data instanceof Blob) {
+    try {
+      parsed = JSON.parse(await data.text());
+    } catch {
+      parsed = undefined;
+    }
+  }
+  return typeof parsed === 'object' && parsed ? parsed : {};
 }

@@ -1,6 +1,6 @@
 // The back office's small pieces with logic: its CSP (the member site's with frame-ancestors
 // 'none'), counts under the floor, Japan-time input as ISO, and the API client's session and CSRF
-// handling (a 401 ends the session in one place; non-GET calls carry the token).
+// handling (a 401 ends the session in one place, a download's too; non-GET calls carry the token).
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { adminPolicy } from '../../src/server/admin/client';
 import { staticHeaders } from '../../src/server/app';
@@ -85,5 +85,53 @@ describe('adminCall', () => {
     });
     const api = await import('../../src/admin/api');
     await expect(api.adminCall('get', '/stats')).rejects.toMatchObject({ status: 0, message: text.errors.network });
+  });
+});
+
+describe('adminDownload', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.resetModules();
+  });
+
+  it('gives the file as a Blob with the server’s file name', async () => {
+    const csv = '\ufeffemail\r\nhanako@example.com\r\n';
+    vi.stubGlobal('fetch', async () => new Response(csv, { status: 200, headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="members-20260401.csv"' } }));
+    const api = await import('../../src/admin/api');
+    const { blob, fileName } = await api.adminDownload('/members/export.csv', { columns: 'email' });
+    expect(fileName).toBe('members-20260401.csv');
+    expect([...new Uint8Array(await blob.arrayBuffer()).subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  });
+
+  it('a 401 tells the session listener and fails with the server’s Japanese, read from the Blob', async () => {
+    vi.stubGlobal('fetch', async () => new Response(JSON.stringify({ error: 'ログインしてください。', code: 'ADMIN_UNAUTHENTICATED' }), { status: 401, headers: { 'content-type': 'application/json' } }));
+    const api = await import('../../src/admin/api');
+    const gone = vi.fn();
+    api.onSessionGone(gone);
+    await expect(api.adminDownload('/members/export.csv')).rejects.toMatchObject({ status: 401, code: 'ADMIN_UNAUTHENTICATED', message: 'ログインしてください。' });
+    expect(gone).toHaveBeenCalledTimes(1);
+  });
+
+  it('another failure says its status, and nothing comes back to save', async () => {
+    vi.stubGlobal('fetch', async () => new Response('<html>bad gateway</html>', { status: 502 }));
+    const api = await import('../../src/admin/api');
+    await expect(api.adminDownload('/members/export.csv')).rejects.toMatchObject({ status: 502, message: text.errors.httpStatus.replace('{status}', '502') });
+  });
+
+  it('reads a Content-Disposition’s file name, the encoded one first', async () => {
+    const { fileNameOf } = await import('../../src/admin/api');
+    expect(fileNameOf('attachment; filename="members-20260401.csv"')).toBe('members-20260401.csv');
+    expect(fileNameOf('attachment; filename=members.csv')).toBe('members.csv');
+    expect(fileNameOf("attachment; filename=\"a.csv\"; filename*=UTF-8''%E4%BC%9A%E5%93%A1.csv")).toBe('会員.csv');
+    expect(fileNameOf("attachment; filename*=UTF-8''%E4%ZZ; filename=\"plain.csv\"")).toBe('plain.csv');
+    expect(fileNameOf('attachment')).toBeUndefined();
+    expect(fileNameOf(null)).toBeUndefined();
+  });
+});
+
+describe('datedFileName', () => {
+  it('dates the fallback name in Japan time', async () => {
+    const { datedFileName } = await import('../../src/admin/save-file');
+    expect(datedFileName('members', 'csv', new Date('2026-03-31T15:30:00Z'))).toBe('members-20260401.csv');
   });
 });

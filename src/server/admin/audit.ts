@@ -13,6 +13,38 @@ export type AuditActor =
   | { type: 'operator'; id: string; email: string; name: string; role: Role }
   | { type: 'cli'; /** The system user running the tool (os.userInfo().username). */ user: string };
 
+/** Every key an entry's detail may hold. The back office's audit log shows each by its label
+ *  (messages/admin.ja.json labels.auditDetail); a contract test fails on a key with none, so a
+ *  new key is added here, and the type below refuses one that is not. */
+export const AUDIT_DETAIL_KEYS = [
+  'decision',
+  'reason',
+  'from',
+  'answer',
+  'to',
+  'corrects',
+  'note',
+  'operator_id',
+  'operator',
+  'previous',
+  'q',
+  'page',
+  'results',
+  'columns',
+  'filter',
+  'rows',
+  'audience',
+  'register_number',
+  'email',
+  'recipients',
+  'publish_at',
+  'message',
+  'name',
+  'role',
+  'status',
+] as const;
+export type AuditDetail = { [key in (typeof AUDIT_DETAIL_KEYS)[number]]?: unknown };
+
 export interface AuditEntry {
   actor: AuditActor;
   /** What was done, e.g. 'applications.approve', 'members.view', 'members.export'. */
@@ -22,7 +54,7 @@ export interface AuditEntry {
   /** What it was done to, as an operator reads it: a register number, a ticket number, a notice id. */
   target?: string | null;
   /** Anything more that says what was done (a reason, the filter of an export); no secrets. */
-  detail?: Record<string, unknown>;
+  detail?: AuditDetail;
   /** The address the request came from (request.ip); null from the command line. */
   ip?: string | null;
 }

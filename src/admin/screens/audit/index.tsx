@@ -5,7 +5,7 @@ import text from '../../../../messages/admin.ja.json';
 import type { AuditItem, Page } from '../../../shared/admin-api';
 import { adminCall } from '../../api';
 import { pageSizeOf } from '../../catalogue';
-import { formatDateTime, japanLocalToIso, label } from '../../format';
+import { auditDetailLines, formatDateTime, japanLocalToIso, label } from '../../format';
 import { Failure, Loading, Pager, useLoad } from '../../ui';
 
 const SIZE = pageSizeOf('audit');
@@ -91,7 +91,7 @@ export default function AuditScreen() {
                     <td>{row.member_name ?? row.member_id ?? ''}</td>
                     <td>{row.target ?? ''}</td>
                     <td>
-                      <code className="detail">{row.detail ? JSON.stringify(row.detail) : ''}</code>
+                      <Detail action={row.action} detail={row.detail} />
                     </td>
                     <td>{row.ip ?? ''}</td>
                   </tr>
@@ -103,5 +103,21 @@ export default function AuditScreen() {
         </>
       )}
     </>
+  );
+}
+
+/** The entry's detail as labelled lines (nothing when it has none). */
+function Detail({ action, detail }: { action: string; detail: AuditItem['detail'] }) {
+  const lines = auditDetailLines(action, detail);
+  if (lines.length === 0) return null;
+  return (
+    <dl className="audit-detail">
+      {lines.map((line) => (
+        <div key={line.key}>
+          <dt>{line.label}</dt>
+          <dd>{line.value}</dd>
+        </div>
+      ))}
+    </dl>
   );
 }

@@ -6,11 +6,12 @@ import * as exportForm from 'virtual:form/admin-member-export';
 import text from '../../../../messages/admin.ja.json';
 import { SchemaForm } from '../../../engine/SchemaForm';
 import type { ExportColumn, MemberDetail, MemberItem, Page } from '../../../shared/admin-api';
-import { adminCall } from '../../api';
+import { adminCall, adminDownload } from '../../api';
 import { pageSizeOf } from '../../catalogue';
 import { format } from '../../../shared/format';
 import { formatDateTime, label } from '../../format';
-import { Done, Facts, Failure, Loading, Pager, useDraft, useLoad } from '../../ui';
+import { datedFileName, saveFile } from '../../save-file';
+import { Done, Facts, Failure, Loading, Pager, failureText, useDraft, useLoad } from '../../ui';
 
 const SIZE = pageSizeOf('members');
 
@@ -153,13 +154,28 @@ function Member({ id }: { id: string }) {
   );
 }
 
-/** The address of the CSV for the chosen columns (the browser downloads it with the cookie). */
-export const exportUrl = (columns: string[]) => `/v1/admin/members/export.csv?columns=${columns.map(encodeURIComponent).join(',')}`;
-
 function MemberExport() {
   const columns = useLoad(() => adminCall<ExportColumn[]>('get', '/members/export-columns'), 'columns');
   const draft = useDraft<{ columns: string[] }>('member-export');
   const [started, setStarted] = useState<string>();
+  const [failed, setFailed] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  // Fetched through the API client rather than a link: a session that ended takes the operator
+  // to log in (the choice kept in the draft), and no error answer is saved as the CSV.
+  const download = async (chosen: string[]) => {
+    setBusy(true);
+    setStarted(undefined);
+    setFailed(undefined);
+    try {
+      const { blob, fileName } = await adminDownload('/members/export.csv', { columns: chosen.join(',') });
+      saveFile(blob, fileName ?? datedFileName('members', 'csv'));
+      setStarted(text.members.exportStarted);
+    } catch (failure) {
+      setFailed(failureText(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
   if (columns.loading) return <Loading />;
   if (!columns.data) return <Failure message={columns.error} />;
   return (
@@ -169,6 +185,7 @@ function MemberExport() {
       </p>
       <p className="lead">{text.members.exportLead}</p>
       <Done message={started} />
+      <Failure message={failed} />
       <section className="card">
         <SchemaForm
           id="adminMemberExportForm"
@@ -176,16 +193,8 @@ function MemberExport() {
           formData={draft.data}
           onChange={draft.change}
           masters={{ memberExportColumns: columns.data.map((c) => ({ value: c.name, label: c.label })) }}
-          onSubmit={(value: { columns: string[] }) => {
-            // A plain navigation: the answer is an attachment, the page stays.
-            const link = document.createElement('a');
-            link.href = exportUrl(value.columns);
-            link.download = '';
-            document.body.append(link);
-            link.click();
-            link.remove();
-            setStarted(text.members.exportStarted);
-          }}
+          busy={busy}
+          onSubmit={(value: { columns: string[] }) => void download(value.columns)}
         />
       </section>
     </>

@@ -146,8 +146,9 @@ export async function sendNotice(db: Db, who: Who, input: NoticeInput, to?: { id
       target: id,
       detail: {
         audience: input.audience,
-        ...(member && input.register_number ? { register_number: input.register_number.trim().toUpperCase() } : {}),
-        ...(to ? { email: to.email } : {}),
+        // undefined rather than a spread, so the detail's keys stay checked (JSON drops undefined)
+        register_number: member && input.register_number ? input.register_number.trim().toUpperCase() : undefined,
+        email: to?.email,
         recipients,
         publish_at: publishAt,
         message: input.message,
