@@ -17,6 +17,8 @@ export interface LighthouseResult {
   cls: number;
   /** The accessibility audits that failed (empty at 100), each with the elements it flagged. */
   failedAccessibility: string[];
+  /** Lighthouse could not score the page (its runtimeError code, e.g. NO_FCP): the scores mean nothing. */
+  runtimeError?: string;
 }
 
 function flagged(details: unknown): string {
@@ -29,7 +31,8 @@ export async function runLighthouse(url: string): Promise<LighthouseResult> {
   try {
     const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] });
     if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
-    const { categories, audits } = result.lhr;
+    const { categories, audits, runtimeError } = result.lhr;
+    const unscored = runtimeError?.code ?? (categories.performance.score === null ? 'NO_SCORE' : undefined);
     const accessibilityAudits = categories.accessibility.auditRefs.map((ref) => audits[ref.id]);
     return {
       url,
@@ -42,6 +45,7 @@ export async function runLighthouse(url: string): Promise<LighthouseResult> {
       failedAccessibility: accessibilityAudits
         .filter((audit) => audit.score !== null && audit.score < 1)
         .map((audit) => `${audit.id}: ${flagged(audit.details)}`),
+      ...(unscored ? { runtimeError: unscored } : {}),
     };
   } finally {
     chrome.kill();
