@@ -78,6 +78,20 @@ test.describe('on a touch screen', () => {
     await next.tap();
     await expectCodeStep(framed, member.email);
   });
+
+  test('password reset: a tap of 次へ straight from a phone too short shows the refusal at once (its message comes at the tap, after the finger lifted)', async ({ page, member }) => {
+    const framed = await openFramed(page, '/password_reminder');
+    await textbox(framed, identity.email).fill(member.email);
+    await textbox(framed, identity.birthday).fill('1990/4/1');
+    await textbox(framed, identity.phone).fill('03-12');
+    await frameSettled(framed);
+    // The phone blurs at the mousedown the browser makes of the tap, after pointerup: its message
+    // then pushed 次へ down before the tap's click, which went to the form around it.
+    await framed.app.getByRole('button', { name: submitText('reset-identity') }).tap();
+    await expect(summary(framed)).toBeFocused();
+    await expect(summary(framed).getByRole('link')).toHaveCount(1);
+    await expect(shownMessages(framed, 'phone')).toHaveCount(1);
+  });
 });
 
 test('registration refused: one summary at the top, focused and in view, a link to each field; links take the member to the field', async ({ page }) => {

@@ -6,10 +6,21 @@
 // of errors (a field's messages, the summary) is held as it was when the press began, and is
 // brought up to date once the press is released and its click delivered (one press, one submit).
 // Keyboard use has no press: it updates at once.
+//
+// A tap is longer: the browser sends pointerdown and pointerup, and only then the mouse events it
+// makes of the tap — mousedown (where the field being left blurs: its error appears), mouseup and
+// click, each aimed at what is under the finger by then. So a touch's press lasts until its click
+// (a walk at phone size lost the tap on 利用登録する this way: the phone's error pushed the button
+// 77 px down between mousedown and mouseup, and the click went to the section around it).
 import { useEffect, useReducer, useRef } from 'react';
+
+/** How long a tap may wait for its click before the press counts as over (no click: a scroll
+ *  that did not cancel the pointer, a long press). */
+export const TAP_CLICK_MS = 600;
 
 let pressed = false;
 let waiting: Array<() => void> = [];
+let tapTimer: ReturnType<typeof setTimeout> | undefined;
 
 function flush() {
   const run = waiting;
@@ -17,9 +28,24 @@ function flush() {
   run.forEach((fn) => fn());
 }
 
-function release() {
-  if (!pressed) return;
+function end() {
+  clearTimeout(tapTimer);
+  tapTimer = undefined;
   pressed = false;
+}
+
+function release(event: PointerEvent) {
+  if (!pressed) return;
+  if (event.type === 'pointerup' && event.pointerType !== 'mouse') {
+    // A tap's click is still to come (see above): the press ends with it, or after TAP_CLICK_MS.
+    clearTimeout(tapTimer);
+    tapTimer = setTimeout(() => {
+      end();
+      flush();
+    }, TAP_CLICK_MS);
+    return;
+  }
+  end();
   // The click follows pointerup in the same task: flush once it has reached the window (after the
   // screen's own handlers); the timeout covers a press that ends in no click.
   window.setTimeout(flush, 0);
@@ -29,13 +55,24 @@ let installed = false;
 function install() {
   if (installed || typeof document === 'undefined') return;
   installed = true;
-  document.addEventListener('pointerdown', () => (pressed = true), true);
+  document.addEventListener(
+    'pointerdown',
+    () => {
+      clearTimeout(tapTimer);
+      pressed = true;
+    },
+    true,
+  );
   document.addEventListener('pointerup', release, true);
   document.addEventListener('pointercancel', release, true);
-  window.addEventListener('click', flush);
+  // After the screen's own handlers of the click (they run on React's root, before the window).
+  window.addEventListener('click', () => {
+    end();
+    flush();
+  });
 }
 
-/** True between a pointer's press and the delivery of its click. */
+/** True between a pointer's press and the delivery of its click (for a tap: until its click). */
 export function isPressed(): boolean {
   install();
   return pressed;

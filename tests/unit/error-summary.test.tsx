@@ -9,6 +9,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import * as identityForm from 'virtual:form/reset-identity';
 import type { FormModule } from '../../src/engine/SchemaForm';
 import { LiveRegion } from '../../src/engine/LiveRegion';
+import { TAP_CLICK_MS } from '../../src/engine/after-pointer';
 import { normalise } from '../../src/shared/normalise';
 import type { JsonObject } from '../../src/shared/validation/schema-bundle';
 import { FormHarness, catchUp } from '../support/form-harness';
@@ -97,6 +98,37 @@ describe('what is shown of errors holds while a pointer is pressed', () => {
     expect(onSubmit).toHaveBeenCalledTimes(1);
     fireEvent.click(document.body);
     await waitFor(() => expect(document.querySelector('.error-summary')).toBeNull());
+  });
+});
+
+describe('a tap holds what is shown until its click', () => {
+  it('the field a tap leaves blurs after pointerup (at the mousedown the browser makes of the tap): its message waits for the click', async () => {
+    render(
+      <>
+        <FormHarness form={form} />
+        <LiveRegion />
+      </>,
+    );
+    act(() => phone().focus());
+    type(phone(), '123');
+    const tap = { pointerType: 'touch' };
+    fireEvent.pointerDown(document.body, tap);
+    fireEvent.pointerUp(document.body, tap);
+    fireEvent.blur(phone());
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(fieldErrors('phone')).toEqual([]);
+    fireEvent.click(document.body);
+    await waitFor(() => expect(fieldErrors('phone')).toEqual([rules.message('phone', 'minLength')]));
+  });
+
+  it('a tap that ends in no click holds them no longer than TAP_CLICK_MS', async () => {
+    render(<FormHarness form={form} />);
+    act(() => phone().focus());
+    type(phone(), '123');
+    fireEvent.pointerDown(document.body, { pointerType: 'touch' });
+    fireEvent.pointerUp(document.body, { pointerType: 'touch' });
+    fireEvent.blur(phone());
+    await waitFor(() => expect(fieldErrors('phone')).toEqual([rules.message('phone', 'minLength')]), { timeout: TAP_CLICK_MS + 500 });
   });
 });
 
