@@ -150,6 +150,10 @@ test('every screen renders its data from the contract’s answers, with axe 0', 
     for (const text of [shown].flat()) await expect(page.getByText(text).first(), path).toBeVisible();
     await expectAccessible(page, path);
   }
+  // An answered inquiry offers the correction of its answer, not a second answer (refused by the server).
+  await page.goto(`${E2E.appUrl}/admin/inquiries/i-1`);
+  await expect(page.getByRole('button', { name: admin.inquiries.correct })).toBeVisible();
+  await expect(page.getByRole('heading', { name: admin.inquiries.answer, exact: true })).toHaveCount(0);
 });
 
 test('a decision goes through the confirmation with the member and the mail, with the CSRF token', async ({ page }) => {

@@ -54,6 +54,9 @@ export function InquiryThread({ id }: { id: string }) {
   if (!thread.data) return <Failure message={thread.error} />;
   const { inquiry, answers, mails } = thread.data;
   const closed = inquiry.status === 'closed';
+  // Only an open inquiry takes an answer (the server refuses a second one): a sent answer is
+  // corrected instead.
+  const open = inquiry.status === 'open';
 
   return (
     <>
@@ -125,7 +128,7 @@ export function InquiryThread({ id }: { id: string }) {
           </button>
         </section>
       )}
-      {!closed && !correcting && (
+      {open && !correcting && (
         <section className="card">
           <h2>{text.inquiries.answer}</h2>
           <SchemaForm
