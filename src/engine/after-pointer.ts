@@ -10,8 +10,9 @@
 // A tap is longer: the browser sends pointerdown and pointerup, and only then the mouse events it
 // makes of the tap — mousedown (where the field being left blurs: its error appears), mouseup and
 // click, each aimed at what is under the finger by then. So a touch's press lasts until its click
-// (a walk at phone size lost the tap on registration's final button this way: the phone's error pushed the button
-// 77 px down between mousedown and mouseup, and the click went to the section around it).
+// (a walk at phone size lost the tap on registration's final button this way: the phone's error
+// pushed the button 77 px down between mousedown and mouseup, and the click went to the section
+// around it).
 import { useEffect, useReducer, useRef } from 'react';
 
 /** How long a tap may wait for its click before the press counts as over (no click: a scroll
