@@ -126,6 +126,15 @@ async function fakeApi(page: Page, overrides: Record<string, (route: Route) => u
 
 const h1 = (page: Page, text: string) => page.getByRole('heading', { level: 1, name: text });
 
+/** Logs in on the login page (the faked API takes any password and the code 12345). */
+async function logIn(page: Page, email: string, password: string) {
+  await page.getByRole('textbox', { name: 'メールアドレス' }).fill(email);
+  await page.getByRole('textbox', { name: 'パスワード' }).fill(password);
+  await page.getByRole('button', { name: submitText('admin-login') }).click();
+  for (const [i, digit] of [...'12345'].entries()) await page.getByLabel(new RegExp(`${i + 1}桁目`)).fill(digit);
+  await page.getByRole('button', { name: submitText('admin-login-code') }).click();
+}
+
 test('every screen renders its data from the contract’s answers, with axe 0', async ({ page }) => {
   test.setTimeout(180_000);
   await fakeApi(page);
@@ -197,11 +206,7 @@ test('a notice shows its recipients before it is sent; a session that ended keep
   // the session had ended: to login, told why
   await expect(h1(page, title('login'))).toBeVisible();
   await expect(page.getByText(admin.login.ended)).toBeVisible();
-  await page.getByRole('textbox', { name: 'メールアドレス' }).fill(operator.email);
-  await page.getByRole('textbox', { name: 'パスワード' }).fill('Clerk-Pass1!');
-  await page.getByRole('button', { name: submitText('admin-login') }).click();
-  for (const [i, digit] of [...'12345'].entries()) await page.getByLabel(new RegExp(`${i + 1}桁目`)).fill(digit);
-  await page.getByRole('button', { name: submitText('admin-login-code') }).click();
+  await logIn(page, operator.email, 'Clerk-Pass1!');
   // back where the operator was, with what they had typed
   await expect(h1(page, 'お知らせの作成')).toBeVisible();
   await expect(page.getByRole('textbox', { name: 'お知らせの本文' })).toHaveValue('書類の再提出をお願いします。');
@@ -232,11 +237,7 @@ test('a session that ended keeps its drafts for that operator only: another oper
   await page.getByRole('textbox', { name: 'お知らせの本文' }).fill('山田様の書類の件です。');
   await page.getByRole('button', { name: submitText('admin-notice') }).click();
   await expect(page.getByText(admin.login.ended)).toBeVisible();
-  await page.getByRole('textbox', { name: 'メールアドレス' }).fill(other.operator.email);
-  await page.getByRole('textbox', { name: 'パスワード' }).fill('Other-Pass1!');
-  await page.getByRole('button', { name: submitText('admin-login') }).click();
-  for (const [i, digit] of [...'12345'].entries()) await page.getByLabel(new RegExp(`${i + 1}桁目`)).fill(digit);
-  await page.getByRole('button', { name: submitText('admin-login-code') }).click();
+  await logIn(page, other.operator.email, 'Other-Pass1!');
   await expect(h1(page, 'お知らせの作成')).toBeVisible();
   await expect(page.getByRole('textbox', { name: 'お知らせの本文' })).toHaveValue('');
   expect(await page.evaluate(() => JSON.stringify(Object.entries(sessionStorage)))).not.toContain('山田様の書類の件です。');
@@ -276,11 +277,7 @@ test('the members’ CSV with the session ended: to login, back at the export wi
   await expect(h1(page, title('login'))).toBeVisible();
   await expect(page.getByText(admin.login.ended)).toBeVisible();
   expect(downloads).toEqual([]);
-  await page.getByRole('textbox', { name: 'メールアドレス' }).fill(operator.email);
-  await page.getByRole('textbox', { name: 'パスワード' }).fill('Clerk-Pass1!');
-  await page.getByRole('button', { name: submitText('admin-login') }).click();
-  for (const [i, digit] of [...'12345'].entries()) await page.getByLabel(new RegExp(`${i + 1}桁目`)).fill(digit);
-  await page.getByRole('button', { name: submitText('admin-login-code') }).click();
+  await logIn(page, operator.email, 'Clerk-Pass1!');
   // back at the export with the columns chosen
   await expect(h1(page, '会員のCSV出力')).toBeVisible();
   await expect(page.getByRole('checkbox', { name: 'メールアドレス' })).toBeChecked();
