@@ -109,6 +109,9 @@ const ANSWERS: Record<string, unknown> = {
   ] satisfies Api.AuditItem[]),
 };
 
+/** What every guarded answer says of the session: 30 minutes to its idle end, 8 hours to its end. */
+const SESSION_TIMES = { 'x-session-expires-in': '1800', 'x-session-ends-in': '28800' };
+
 /** Answers /v1/admin/ from ANSWERS (the contract's shapes); records what was sent. */
 async function fakeApi(page: Page, overrides: Record<string, (route: Route) => unknown> = {}) {
   const sent: Array<{ key: string; csrf: string | null; body: unknown }> = [];
@@ -119,7 +122,7 @@ async function fakeApi(page: Page, overrides: Record<string, (route: Route) => u
     if (request.method() !== 'GET') sent.push({ key, csrf: request.headers()['x-csrf-token'] ?? null, body: request.postDataJSON() });
     if (overrides[key]) return void (await overrides[key](route));
     if (!(key in ANSWERS)) return route.fulfill({ status: 404, json: { error: '見つかりません。', code: 'NOT_FOUND' } });
-    return route.fulfill({ status: request.method() === 'POST' && key === 'POST /notices' ? 201 : 200, json: ANSWERS[key] });
+    return route.fulfill({ status: request.method() === 'POST' && key === 'POST /notices' ? 201 : 200, json: ANSWERS[key], headers: SESSION_TIMES });
   });
   return sent;
 }
@@ -301,6 +304,36 @@ test('the members’ CSV refused for another reason: the server’s message, and
   await expect(page.getByRole('alert')).toHaveText('処理できませんでした。');
   await expect(h1(page, '会員のCSV出力')).toBeVisible();
   expect(downloads).toEqual([]);
+});
+
+test('the session warning comes before the idle end with the time left; continuing extends it; idle to the end, the operator logs in again', async ({ page }) => {
+  await page.clock.install();
+  let sessionCalls = 0;
+  await fakeApi(page, {
+    'GET /session': (route) => {
+      sessionCalls += 1;
+      return route.fulfill({ json: session, headers: SESSION_TIMES });
+    },
+  });
+  await page.goto(`${E2E.appUrl}/admin/applications`);
+  // The list is in: its call was the last (each call moves the idle end).
+  await expect(page.getByRole('link', { name: NUMBER })).toBeVisible();
+  const warning = page.getByRole('dialog', { name: admin.session.warningTitle });
+  await page.clock.fastForward('24:00');
+  await expect(warning).toHaveCount(0);
+  await page.clock.fastForward('02:00');
+  await expect(warning).toBeVisible();
+  await expect(warning.getByRole('timer')).toContainText(/残り [34]分/);
+  await expect(warning.getByRole('button', { name: admin.session.extend })).toBeFocused();
+  await expectAccessible(page, 'the session warning');
+  const calls = sessionCalls;
+  await warning.getByRole('button', { name: admin.session.extend }).click();
+  await expect(warning).toHaveCount(0);
+  expect(sessionCalls).toBe(calls + 1);
+  // Nothing done for the whole idle length: the login page says why.
+  await page.clock.fastForward('31:00');
+  await expect(h1(page, title('login'))).toBeVisible();
+  await expect(page.getByText(admin.login.ended)).toBeVisible();
 });
 
 test('a municipality sees statistics only', async ({ page }) => {

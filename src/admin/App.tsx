@@ -4,11 +4,12 @@ import { createElement, lazy, Suspense, useEffect, type ComponentType } from 're
 import { Link, Navigate, Outlet, useLocation, useNavigate, useRoutes, type RouteObject } from 'react-router-dom';
 import text from '../../messages/admin.ja.json';
 import { format } from '../shared/format';
-import { adminCall } from './api';
+import { adminCall, forgetSessionTimes } from './api';
 import { loginPath, menuFor, pages } from './catalogue';
 import { label } from './format';
 import { OperatorGuard, useSession } from './session';
 import { clearDrafts, Loading } from './ui';
+import { SessionWarning } from './SessionWarning';
 
 const modules = import.meta.glob<{ default: ComponentType }>('./screens/*/index.tsx');
 const screens = new Map<string, ComponentType>();
@@ -54,6 +55,7 @@ function Layout() {
   const navigate = useNavigate();
   const logout = async () => {
     await adminCall('post', '/logout').catch(() => undefined);
+    forgetSessionTimes();
     clearDrafts();
     end();
     navigate(loginPath, { replace: true });
@@ -76,6 +78,7 @@ function Layout() {
           </div>
         )}
       </header>
+      {operator && <SessionWarning onLogout={() => void logout()} />}
       {operator && (
         <nav className="admin__nav" aria-label={text.common.menu}>
           <ul>

@@ -6,6 +6,7 @@
 import redaxios from 'redaxios';
 import text from '../../messages/admin.ja.json';
 import { format } from '../shared/format';
+import { SESSION_ENDS_IN_HEADER, SESSION_EXPIRES_IN_HEADER } from '../shared/session-headers';
 import type { FieldErrors } from '../shared/validation/field-errors';
 
 export class AdminFailure extends Error {
@@ -37,6 +38,42 @@ const NO_SESSION_NEEDED = ['/login', '/login/code', '/setup', '/session'];
 
 type Method = 'get' | 'post';
 
+/** When the session ends, in this device's time: its idle end (moved by every call) and its
+ *  absolute end. Each answer of a guarded route says how many seconds are left of each. */
+export interface SessionTimes {
+  /** When the answer came that told these. */
+  at: number;
+  idleEnd: number;
+  end: number;
+}
+let sessionTimes: SessionTimes | undefined;
+const timesListeners = new Set<() => void>();
+
+function keepSessionTimes(headers: Headers | undefined) {
+  const expiresIn = Number(headers?.get(SESSION_EXPIRES_IN_HEADER) ?? NaN);
+  const endsIn = Number(headers?.get(SESSION_ENDS_IN_HEADER) ?? NaN);
+  if (!Number.isFinite(expiresIn) || !Number.isFinite(endsIn)) return;
+  const at = Date.now();
+  sessionTimes = { at, idleEnd: at + expiresIn * 1000, end: at + endsIn * 1000 };
+  timesListeners.forEach((listener) => listener());
+}
+
+/** The session's times as the last answer told them (undefined before any, or once it ended). */
+export const currentSessionTimes = () => sessionTimes;
+export function forgetSessionTimes() {
+  sessionTimes = undefined;
+  timesListeners.forEach((listener) => listener());
+}
+/** The idle end has passed with no call: the session is gone, as a 401 would say. */
+export function sessionRanOut() {
+  forgetSessionTimes();
+  sessionGone?.();
+}
+export function onSessionTimes(listener: () => void) {
+  timesListeners.add(listener);
+  return () => void timesListeners.delete(listener);
+}
+
 type Query = Record<string, string | number | undefined>;
 
 export async function adminCall<T>(method: Method, path: string, options: { body?: unknown; query?: Query } = {}): Promise<T> {
@@ -66,7 +103,7 @@ export function fileNameOf(disposition: string | null | undefined): string | und
 async function send<T>(method: Method, path: string, options: { body?: unknown; query?: Query }, responseType?: 'blob') {
   const params = Object.fromEntries(Object.entries(options.query ?? {}).filter(([, v]) => v !== undefined && v !== ''));
   try {
-    return await redaxios<T>({
+    const response = await redaxios<T>({
       method,
       url: `/v1/admin${path}`,
       data: options.body ?? (method === 'post' ? {} : undefined),
@@ -75,6 +112,8 @@ async function send<T>(method: Method, path: string, options: { body?: unknown; 
       withCredentials: true,
       responseType,
     });
+    keepSessionTimes(response.headers);
+    return response;
   } catch (thrown) {
     const response = thrown as { status?: number; data?: unknown };
     if (!response || typeof response.status !== 'number') throw new AdminFailure(text.errors.network, 0, 'NETWORK');

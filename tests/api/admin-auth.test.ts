@@ -248,6 +248,13 @@ describe.each(DATABASES)('back office: accounts and sessions ($name)', ({ kind }
       const me = await whoAmI(headers);
       expect(me.statusCode, me.body).toBe(200);
       expect(me.json()).toEqual({ operator: body.operator, csrfToken: body.csrfToken, expiresAt: expect.any(String), endsAt: body.endsAt });
+      // Every guarded answer says how long the session has left (the back office's warning reads it).
+      const expiresIn = Number(me.headers['x-session-expires-in']);
+      const endsIn = Number(me.headers['x-session-ends-in']);
+      expect(expiresIn).toBeGreaterThan(DEFAULT_ADMIN_SETTINGS.sessionSeconds - 60);
+      expect(expiresIn).toBeLessThanOrEqual(DEFAULT_ADMIN_SETTINGS.sessionSeconds);
+      expect(endsIn).toBeGreaterThan(DEFAULT_ADMIN_SETTINGS.sessionMaxSeconds - 60);
+      expect(endsIn).toBeLessThanOrEqual(DEFAULT_ADMIN_SETTINGS.sessionMaxSeconds);
       const entries = await auditSince(mark);
       expect(entries.map((e) => [e.action, e.operator_id, e.actor_role])).toEqual([['session.login', operator.id, 'municipality']]);
     });

@@ -10,6 +10,7 @@ import { iso, inSeconds, now } from '../services/clock';
 import { isRole, mayDo, type AdminAction } from './permissions';
 import type { AuditActor } from './audit';
 import { ADMIN_COOKIE, CSRF_HEADER, type AdminSettings } from './settings';
+import { tellSessionTimes } from '../auth';
 
 /** The operator behind a request, as the guard found it. */
 export type OperatorActor = Extract<AuditActor, { type: 'operator' }> & { sessionTokenHash: string; csrfToken: string; expiresAt: string; endsAt: string };
@@ -64,6 +65,8 @@ export function createAdminGuard(db: Db, settings: AdminSettings) {
       // Personal data and the session's CSRF token: never kept by a browser or a proxy.
       reply.header('cache-control', 'no-store');
       const operator = await operatorOf(request);
+      // How long the session has left, this request counted: the back office warns before the end.
+      tellSessionTimes(reply, operator);
       if (!SAFE_METHODS.has(request.method)) {
         const sent = request.headers[CSRF_HEADER];
         if (typeof sent !== 'string' || !sameText(sent, operator.csrfToken)) throw new ApiError('CSRF_INVALID');
