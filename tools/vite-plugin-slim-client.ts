@@ -2,7 +2,7 @@
 // three libraries resolve to small stand-ins (only rjsf's own imports: anything else that imports
 // them gets the real package), and so does the form modules' import of ajv-formats' formats, rjsf's default registry leaves out the fields and widgets no form
 // can reach and the templates and widgets the engine replaces, and the parts only some forms need
-// (ArrayField and its templates, the allOf merge) come with those forms' modules instead
+// (the engine's stand-in for ArrayField, BooleanField, the allOf merge) come with those forms' modules instead
 // (tools/vite-plugin-forms.ts); a build takes React Router's production build with its unused
 // components tree-shaken.
 import { createRequire } from 'node:module';
@@ -86,8 +86,10 @@ export const REPLACED_COMPONENTS = [
   'TextareaWidget',
 ] as const;
 
-/** rjsf's parts a form's module brings when its schema has an array (the field, its templates
- *  and the buttons: the submit button is the engine's) or a boolean (tools/form-parts.ts). */
+/** rjsf's parts left to the form modules (tools/form-parts.ts): BooleanField, which a form with a
+ *  boolean brings; ArrayField, whose place a form with an array fills with the engine's stand-in
+ *  (src/engine/MultipleChoiceArrayField.tsx), so that its array templates and buttons (the submit
+ *  button is the engine's) are in no form's module. */
 export const FORM_PROVIDED_COMPONENTS = [
   'ArrayField',
   'ArrayFieldDescriptionTemplate',
