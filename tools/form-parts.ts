@@ -1,6 +1,6 @@
 // What of the form engine and of rjsf one form needs beyond what every form uses: the engine
 // widgets its UI schema and its field types reach, the engine's stand-in for rjsf's ArrayField
-// (src/engine/MultipleChoiceArrayField.tsx) for a schema with an array, its BooleanField for one with a boolean, and rjsf's allOf
+// (src/engine/MultipleChoiceArrayField.tsx) for a schema with an array, its BooleanField for one with a boolean, and the engine's allOf
 // merge for a schema with an `allOf`. The form's module
 // (virtual:form/<name>, tools/vite-plugin-forms.ts) imports these, so a screen carries the parts
 // of its own forms only (ADR 029). tests/contract/form-parts.test.ts renders every form with its
@@ -71,7 +71,7 @@ export interface FormParts {
   arrays: boolean;
   /** rjsf's BooleanField. */
   booleans: boolean;
-  /** rjsf's allOf merge. */
+  /** The allOf merge (the engine's, src/engine/shallow-all-of-merge.ts, in a build). */
   allOf: boolean;
 }
 

@@ -5,7 +5,7 @@
 // review page at /user/_forms lists them all; nothing in the production bundle imports it).
 // Each form module also brings the parts of the engine and of rjsf its form needs beyond what
 // every form uses (tools/form-parts.ts): the engine widgets it reaches, and in a build the
-// engine's stand-in for rjsf's ArrayField, rjsf's BooleanField and its allOf merge, which the
+// engine's stand-in for rjsf's ArrayField, rjsf's BooleanField and the engine's allOf merge, which the
 // client bundle otherwise leaves out (tools/vite-plugin-slim-client.ts, ADR 029).
 // `virtual:form-data/<name>` is the form's schema and UI schema alone, for a screen that reads
 // them without rendering the form (the member info view): it carries no validator and no part.
@@ -46,8 +46,9 @@ export function partsCode(schema: object, uiSchema: object, build: boolean): str
   }
   lines.push(`export const fields = { ${fields.join(', ')} };`, `export const templates = { ${templates.join(', ')} };`);
   if (build && parts.allOf) {
+    // the engine's merge for the forms' allOfs, not rjsf's @x0k/json-schema-merge (src/engine/shallow-all-of-merge.ts)
     lines.push(
-      "import shallowAllOfMerge from '@rjsf/utils/lib/schema/shallowAllOfMerge.js';",
+      `import shallowAllOfMerge from ${JSON.stringify(engineFile('shallow-all-of-merge.ts'))};`,
       `import { provideAllOfMerge } from ${JSON.stringify(engineFile('all-of-merge.ts'))};`,
       'provideAllOfMerge(shallowAllOfMerge);',
     );
