@@ -60,6 +60,9 @@ export const LEFT_OUT_COMPONENTS = [
   // a schema of type number, integer or null
   'NumberField',
   'NullField',
+  // a field whose schema has no type rjsf has a field for (its type selector, or the
+  // unsupported-field notice)
+  'FallbackField',
   // a $ref that refers to itself
   'CyclicSchemaField',
   'CyclicSchemaExpandTemplate',

@@ -3,7 +3,7 @@
 // right while the forms need none of them: no UI schema asks for markdown, every `$ref` of a
 // bundled form is a fragment of that form, and no UI schema or format reaches a left-out component.
 import { describe, expect, it } from 'vitest';
-import { getWidget, type RJSFSchema, type Widget } from '@rjsf/utils';
+import { getSchemaType, getWidget, type RJSFSchema, type Widget } from '@rjsf/utils';
 import { FORM_PROVIDED_COMPONENTS, LEFT_OUT_COMPONENTS, LEFT_OUT_UTILITIES, REPLACED_COMPONENTS } from '../../tools/vite-plugin-slim-client';
 import { widgets as engineWidgets, templates } from '../../src/engine/registry';
 import { ENGINE_WIDGETS, REPLACED_RJSF_WIDGETS } from '../../src/engine/widget-names';
@@ -96,6 +96,22 @@ describe.each(formNames())('form %s', (name) => {
       .map(([field]) => field);
     const unnamed = choices.filter((field) => typeof (uiSchema[field] as Record<string, unknown> | undefined)?.['ui:widget'] !== 'string');
     expect(unnamed).toEqual([]);
+  });
+
+  it('gives every field a type rjsf has a field for (rjsf’s FallbackField is left out of the bundle)', () => {
+    // every property rjsf may render (the conditions' too; not what only the validator reads:
+    // inside a `not` or an `if`), its $refs followed
+    const defs = (schema.$defs ?? {}) as Record<string, Record<string, unknown>>;
+    const resolve = (node: Record<string, unknown>): Record<string, unknown> => {
+      const ref = typeof node.$ref === 'string' ? defs[node.$ref.replace('#/$defs/', '')] : undefined;
+      return ref ? { ...resolve(ref), ...node } : node;
+    };
+    const fields = [...walk(schema)]
+      .filter(([path, key, value]) => key === 'properties' && value && typeof value === 'object' && !/\/(not|if)(\/|$)/.test(path))
+      .flatMap(([path, , properties]) => Object.entries(properties as Record<string, Record<string, unknown>>).map(([field, node]) => [`${path}/${field}`, resolve(node)] as const));
+    expect(fields.length).toBeGreaterThan(0);
+    const untyped = fields.filter(([, node]) => !['string', 'boolean', 'array', 'object'].includes(String(getSchemaType(node as RJSFSchema))));
+    expect(untyped.map(([path]) => path)).toEqual([]);
   });
 
   it('has no $ref that comes back to itself (rjsf’s CyclicSchemaField is left out of the bundle)', () => {
