@@ -1,6 +1,6 @@
 // What of the form engine and of rjsf one form needs beyond what every form uses: the engine
-// widgets its UI schema and its field types reach, rjsf's ArrayField (with the array templates and
-// buttons) for a schema with an array, its BooleanField for one with a boolean, and rjsf's allOf
+// widgets its UI schema and its field types reach, the engine's stand-in for rjsf's ArrayField
+// (src/engine/MultipleChoiceArrayField.tsx) for a schema with an array, its BooleanField for one with a boolean, and the engine's allOf
 // merge for a schema with an `allOf`. The form's module
 // (virtual:form/<name>, tools/vite-plugin-forms.ts) imports these, so a screen carries the parts
 // of its own forms only (ADR 029). tests/contract/form-parts.test.ts renders every form with its
@@ -67,11 +67,11 @@ const typesOf = (value: unknown): string[] => (Array.isArray(value) ? value.map(
 export interface FormParts {
   /** Engine widgets by registry name (widget-names.ts). */
   widgets: EngineWidgetName[];
-  /** rjsf's ArrayField, array templates and buttons. */
+  /** The ArrayField (the engine's stand-in for rjsf's in a build). */
   arrays: boolean;
   /** rjsf's BooleanField. */
   booleans: boolean;
-  /** rjsf's allOf merge. */
+  /** The allOf merge (the engine's, src/engine/shallow-all-of-merge.ts, in a build). */
   allOf: boolean;
 }
 

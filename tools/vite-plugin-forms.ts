@@ -4,8 +4,8 @@
 // `virtual:form-index` maps every form name to a lazy import of its module (the dev-only form
 // review page at /user/_forms lists them all; nothing in the production bundle imports it).
 // Each form module also brings the parts of the engine and of rjsf its form needs beyond what
-// every form uses (tools/form-parts.ts): the engine widgets it reaches, and in a build rjsf's
-// ArrayField with the array templates and buttons, its BooleanField and its allOf merge, which the
+// every form uses (tools/form-parts.ts): the engine widgets it reaches, and in a build the
+// engine's stand-in for rjsf's ArrayField, rjsf's BooleanField and the engine's allOf merge, which the
 // client bundle otherwise leaves out (tools/vite-plugin-slim-client.ts, ADR 029).
 // `virtual:form-data/<name>` is the form's schema and UI schema alone, for a screen that reads
 // them without rendering the form (the member info view): it carries no validator and no part.
@@ -25,8 +25,6 @@ const INDEX = 'virtual:form-index';
 const RESOLVED_INDEX = '\0' + INDEX;
 
 const engineFile = (file: string) => fileURLToPath(new URL(`../src/engine/${file}`, import.meta.url));
-/** rjsf's array parts: the field, and the templates only it renders (and its buttons). */
-const ARRAY_TEMPLATES = ['ArrayFieldDescriptionTemplate', 'ArrayFieldItemButtonsTemplate', 'ArrayFieldItemTemplate', 'ArrayFieldTemplate', 'ArrayFieldTitleTemplate'];
 
 /** The import lines and exports (widgets, fields, templates) of a form's parts. `build`: rjsf's
  *  parts too (in development the whole of rjsf is there). */
@@ -37,13 +35,10 @@ export function partsCode(schema: object, uiSchema: object, build: boolean): str
   const fields: string[] = [];
   const templates: string[] = [];
   if (build && parts.arrays) {
-    lines.push(
-      "import ArrayField from '@rjsf/core/lib/components/fields/ArrayField.js';",
-      ...ARRAY_TEMPLATES.map((name) => `import ${name} from '@rjsf/core/lib/components/templates/${name}.js';`),
-      "import buttonTemplates from '@rjsf/core/lib/components/templates/ButtonTemplates/index.js';",
-    );
+    // The forms' arrays are all choices ticked in a named widget: the engine's stand-in for rjsf's ArrayField
+    // renders those, without rjsf's array templates and buttons (src/engine/MultipleChoiceArrayField.tsx).
+    lines.push(`import ArrayField from ${JSON.stringify(engineFile('MultipleChoiceArrayField.tsx'))};`);
     fields.push('ArrayField');
-    templates.push(...ARRAY_TEMPLATES, 'ButtonTemplates: buttonTemplates()');
   }
   if (build && parts.booleans) {
     lines.push("import BooleanField from '@rjsf/core/lib/components/fields/BooleanField.js';");
@@ -51,8 +46,9 @@ export function partsCode(schema: object, uiSchema: object, build: boolean): str
   }
   lines.push(`export const fields = { ${fields.join(', ')} };`, `export const templates = { ${templates.join(', ')} };`);
   if (build && parts.allOf) {
+    // the engine's merge for the forms' allOfs, not rjsf's @x0k/json-schema-merge (src/engine/shallow-all-of-merge.ts)
     lines.push(
-      "import shallowAllOfMerge from '@rjsf/utils/lib/schema/shallowAllOfMerge.js';",
+      `import shallowAllOfMerge from ${JSON.stringify(engineFile('shallow-all-of-merge.ts'))};`,
       `import { provideAllOfMerge } from ${JSON.stringify(engineFile('all-of-merge.ts'))};`,
       'provideAllOfMerge(shallowAllOfMerge);',
     );

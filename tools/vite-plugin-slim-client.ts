@@ -1,8 +1,8 @@
 // Keeps code that no screen runs out of the client bundle (ADR 017, ADR 029): rjsf's imports of
-// two libraries resolve to small stand-ins (only rjsf's own imports: anything else that imports
-// them gets the real package), rjsf's default registry leaves out the fields and widgets no form
+// three libraries resolve to small stand-ins (only rjsf's own imports: anything else that imports
+// them gets the real package), and so does the form modules' import of ajv-formats' formats, rjsf's default registry leaves out the fields and widgets no form
 // can reach and the templates and widgets the engine replaces, and the parts only some forms need
-// (ArrayField and its templates, the allOf merge) come with those forms' modules instead
+// (the engine's stand-in for ArrayField, BooleanField, the allOf merge) come with those forms' modules instead
 // (tools/vite-plugin-forms.ts); a build takes React Router's production build with its unused
 // components tree-shaken.
 import { createRequire } from 'node:module';
@@ -12,7 +12,10 @@ import type { Plugin } from 'vite';
 
 const stand = (file: string) => fileURLToPath(new URL(`../src/engine/${file}`, import.meta.url));
 
-/** [imported id, importer must be inside this package, stand-in]. */
+/** What the precompiled validators import their formats from (tools/precompile.ts). */
+export const FORMATS_MODULE = 'ajv-formats/dist/formats.js';
+
+/** [imported id, importer must be inside this package (or be this module), stand-in]. */
 const REDIRECTS: Array<[string, string, string]> = [
   // rjsf renders through markdown-to-jsx only when a UI schema enables markdown; none does.
   ['markdown-to-jsx/react', '/@rjsf/core/', stand('PlainMarkdown.tsx')],
@@ -20,6 +23,9 @@ const REDIRECTS: Array<[string, string, string]> = [
   ['fast-uri', '/@rjsf/utils/', stand('fragment-uri.ts')],
   // rjsf's deepEquals is fast-equals' general comparator (about 2 KB gzip); it compares plain data.
   ['fast-equals', '/@rjsf/utils/', stand('deep-equals.ts')],
+  // A form module's precompiled validators take their formats from ajv-formats' one CommonJS
+  // file of every format (about 3 KB gzip); the forms use `date` only, which the stand-in is.
+  [FORMATS_MODULE, '\0virtual:form/', stand('date-format.ts')],
 ];
 
 /** rjsf's default fields and widgets that no form here reaches: no UI schema names them
@@ -54,6 +60,9 @@ export const LEFT_OUT_COMPONENTS = [
   // a schema of type number, integer or null
   'NumberField',
   'NullField',
+  // a field whose schema has no type rjsf has a field for (its type selector, or the
+  // unsupported-field notice)
+  'FallbackField',
   // a $ref that refers to itself
   'CyclicSchemaField',
   'CyclicSchemaExpandTemplate',
@@ -80,8 +89,10 @@ export const REPLACED_COMPONENTS = [
   'TextareaWidget',
 ] as const;
 
-/** rjsf's parts a form's module brings when its schema has an array (the field, its templates
- *  and the buttons: the submit button is the engine's) or a boolean (tools/form-parts.ts). */
+/** rjsf's parts left to the form modules (tools/form-parts.ts): BooleanField, which a form with a
+ *  boolean brings; ArrayField, whose place a form with an array fills with the engine's stand-in
+ *  (src/engine/MultipleChoiceArrayField.tsx), so that its array templates and buttons (the submit
+ *  button is the engine's) are in no form's module. */
 export const FORM_PROVIDED_COMPONENTS = [
   'ArrayField',
   'ArrayFieldDescriptionTemplate',

@@ -3,7 +3,7 @@
 // right while the forms need none of them: no UI schema asks for markdown, every `$ref` of a
 // bundled form is a fragment of that form, and no UI schema or format reaches a left-out component.
 import { describe, expect, it } from 'vitest';
-import { getWidget, type RJSFSchema, type Widget } from '@rjsf/utils';
+import { getSchemaType, getWidget, type RJSFSchema, type Widget } from '@rjsf/utils';
 import { FORM_PROVIDED_COMPONENTS, LEFT_OUT_COMPONENTS, LEFT_OUT_UTILITIES, REPLACED_COMPONENTS } from '../../tools/vite-plugin-slim-client';
 import { widgets as engineWidgets, templates } from '../../src/engine/registry';
 import { ENGINE_WIDGETS, REPLACED_RJSF_WIDGETS } from '../../src/engine/widget-names';
@@ -12,6 +12,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formNames, loadBundledForm } from '../../src/shared/validation/schema-files';
 import fragmentUri from '../../src/engine/fragment-uri';
+import { fullFormats as standInFormats } from '../../src/engine/date-format';
+import { fullFormats } from 'ajv-formats/dist/formats';
+import { FORMATS_MODULE } from '../../tools/vite-plugin-slim-client';
+import { precompileValidators } from '../../tools/precompile';
 
 function* walk(value: unknown, path = ''): Generator<[string, string, unknown]> {
   if (!value || typeof value !== 'object') return;
@@ -94,6 +98,22 @@ describe.each(formNames())('form %s', (name) => {
     expect(unnamed).toEqual([]);
   });
 
+  it('gives every field a type rjsf has a field for (rjsf’s FallbackField is left out of the bundle)', () => {
+    // every property rjsf may render (the conditions' too; not what only the validator reads:
+    // inside a `not` or an `if`), its $refs followed
+    const defs = (schema.$defs ?? {}) as Record<string, Record<string, unknown>>;
+    const resolve = (node: Record<string, unknown>): Record<string, unknown> => {
+      const ref = typeof node.$ref === 'string' ? defs[node.$ref.replace('#/$defs/', '')] : undefined;
+      return ref ? { ...resolve(ref), ...node } : node;
+    };
+    const fields = [...walk(schema)]
+      .filter(([path, key, value]) => key === 'properties' && value && typeof value === 'object' && !/\/(not|if)(\/|$)/.test(path))
+      .flatMap(([path, , properties]) => Object.entries(properties as Record<string, Record<string, unknown>>).map(([field, node]) => [`${path}/${field}`, resolve(node)] as const));
+    expect(fields.length).toBeGreaterThan(0);
+    const untyped = fields.filter(([, node]) => !['string', 'boolean', 'array', 'object'].includes(String(getSchemaType(node as RJSFSchema))));
+    expect(untyped.map(([path]) => path)).toEqual([]);
+  });
+
   it('has no $ref that comes back to itself (rjsf’s CyclicSchemaField is left out of the bundle)', () => {
     const defs = (schema.$defs ?? {}) as Record<string, unknown>;
     const refsOf = (value: unknown) => [...walk(value)].filter(([, key]) => key === '$ref').map(([, , ref]) => String(ref).replace('#/$defs/', ''));
@@ -133,6 +153,42 @@ describe.each(formNames())('form %s', (name) => {
     expect(refs.filter((ref) => !ref.startsWith('#'))).toEqual([]);
     expect([...walk(schema)].filter(([, key]) => key === '$id')).toEqual([]);
     for (const ref of refs) expect(fragmentUri.resolve('#', ref)).toBe(ref);
+  });
+});
+
+describe('the formats stand-in (src/engine/date-format.ts)', () => {
+  const provided = Object.keys(standInFormats);
+
+  it('has every format a form uses, and the forms use date only', () => {
+    // (an errorMessage's `format` is the message of the keyword, not a format)
+    const used = new Set(formNames().flatMap((name) => [...walk(loadBundledForm(name).schema)].filter(([path, key, value]) => key === 'format' && typeof value === 'string' && !path.endsWith('/errorMessage')).map(([, , value]) => String(value))));
+    expect([...used].sort()).toEqual(['date']);
+    expect([...used].filter((format) => !provided.includes(format))).toEqual([]);
+    // and the validators import it from where the build redirects (so the check below has teeth)
+    expect(precompileValidators(loadBundledForm('register-profile').schema)).toContain(`from "${FORMATS_MODULE}"`);
+  });
+
+  it.each(formNames())('form %s: its validators take from ajv-formats only the formats the stand-in has', (name) => {
+    const code = precompileValidators(loadBundledForm(name).schema);
+    const modules = [...code.matchAll(/import \* as (\w+) from "([^"]*ajv-formats[^"]*)"/g)];
+    for (const [, , path] of modules) expect(path).toBe(FORMATS_MODULE);
+    for (const [, local] of modules) {
+      const taken = [...code.matchAll(new RegExp(`\\b${local}((?:\\.\\w+|\\[[^\\]]*\\])+)`, 'g'))].map((m) => m[1]);
+      expect(taken.filter((access) => !provided.some((format) => access === `.fullFormats.${format}`))).toEqual([]);
+    }
+  });
+
+  it('gives ajv-formats’ answers for date, valid and not', () => {
+    const samples = ['', 'x', '2024-1-01', '2024-01-1', '20240101', ' 2024-01-01', '2024-01-01 ', '2024-01-01T00:00:00Z', '２０２４-01-01', '-2024-01-01', '2024/01/01', 'abcd-ef-gh'];
+    for (const year of ['0000', '0004', '1800', '1899', '1900', '1996', '2000', '2023', '2024', '2100', '2400', '9999']) {
+      for (let month = 0; month <= 13; month++) {
+        for (let day = 0; day <= 32; day++) samples.push(`${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`);
+      }
+    }
+    const real = fullFormats.date as { validate: (s: string) => boolean; compare: (a: string, b: string) => number | undefined };
+    expect(samples.filter((sample) => standInFormats.date.validate(sample) !== real.validate(sample))).toEqual([]);
+    const pairs = [['', '2024-01-01'], ['2024-01-01', '2024-01-01'], ['2024-01-02', '2024-01-01'], ['1999-12-31', '2000-01-01']];
+    for (const [a, b] of pairs) expect([a, b, standInFormats.date.compare(a, b)]).toEqual([a, b, real.compare(a, b)]);
   });
 });
 

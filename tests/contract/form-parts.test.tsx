@@ -28,7 +28,7 @@ const thrower = (name: string) => () => {
  *  brings the engine's) and the ones no form should reach throw. */
 const REPLACED_STAND_INS: RegistryWidgetsType = Object.fromEntries([...REPLACED_RJSF_WIDGETS, 'SelectWidget', 'CheckboxesWidget', 'EmailWidget', 'URLWidget'].map((name) => [name, thrower(name)]));
 /** rjsf's fields no form should reach, throwing as in the client bundle. */
-const LEFT_OUT_FIELDS: RegistryFieldsType = Object.fromEntries(['NumberField', 'NullField', 'CyclicSchemaField', 'OptionalDataControlsField'].map((name) => [name, thrower(name)]));
+const LEFT_OUT_FIELDS: RegistryFieldsType = Object.fromEntries(['NumberField', 'NullField', 'FallbackField', 'CyclicSchemaField', 'OptionalDataControlsField'].map((name) => [name, thrower(name)]));
 
 async function moduleOf(name: string): Promise<FormModule> {
   const module = await forms[name]();
