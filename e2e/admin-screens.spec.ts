@@ -323,7 +323,7 @@ test('the session warning comes before the idle end with the time left; continui
   await expect(warning).toHaveCount(0);
   await page.clock.fastForward('02:00');
   await expect(warning).toBeVisible();
-  await expect(warning.getByRole('timer')).toContainText(/残り [34]分/);
+  await expect(warning.getByRole('timer')).toContainText(/残り時間：[34]分/);
   await expect(warning.getByRole('button', { name: admin.session.extend })).toBeFocused();
   await expectAccessible(page, 'the session warning');
   const calls = sessionCalls;
