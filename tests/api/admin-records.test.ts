@@ -39,7 +39,7 @@ describe.each(DATABASES)('back office records ($name)', ({ kind }) => {
 
   describe('applications', () => {
     it('lists pending newest first, finds by name, address and 受付番号, and shows one in full with labels from the schemas (the view recorded)', async () => {
-      const older = await applicant(h, { last_name_kanji: '古田', first_name_kanji: '一子' }, '2025-01-01T00:00:00.000Z');
+      const older = await applicant(h, { last_name_kanji: '古田', first_name_kanji: '一子', last_name_alpha: 'Furuta', first_name_alpha: 'ICHIKO' }, '2025-01-01T00:00:00.000Z');
       const newer = await applicant(h, { last_name_kanji: '新井', first_name_kanji: '二郎' }, '2025-02-01T00:00:00.000Z');
       const list = await get('/v1/admin/applications?status=pending&size=100');
       expect(list.statusCode, list.body).toBe(200);
@@ -47,11 +47,18 @@ describe.each(DATABASES)('back office records ($name)', ({ kind }) => {
       expect(numbers.indexOf(newer.registerNumber)).toBeLessThan(numbers.indexOf(older.registerNumber));
       expect(list.json()).toMatchObject({ page: 1, size: 100 });
 
-      for (const q of ['古田 一子', '古田', older.email, older.registerNumber.toLowerCase()]) {
+      // A name as a clerk types it: whole or the start of it, the two parts with or without a space,
+      // roman in any case and either order, full-width letters too.
+      for (const q of ['古田 一子', '古田', '古田一子', '古田　一', 'furuta', 'Ichiko Furuta', 'ＦＵＲＵＴＡ ｉｃｈｉｋｏ', older.email, older.registerNumber.toLowerCase()]) {
         const found = await get(`/v1/admin/applications?q=${encodeURIComponent(q)}`);
         expect(found.json().items.map((i: { register_number: string }) => i.register_number), q).toEqual([older.registerNumber]);
         expect(found.json().total).toBe(1);
       }
+      // LIKE's own characters are text here, not wildcards.
+      for (const q of ['%', '_', '古%', '\\']) expect((await get(`/v1/admin/applications?q=${encodeURIComponent(q)}`)).json().total, q).toBe(0);
+      // A family name with a variation selector (stored as typed) is found by its plain kanji.
+      const tsuji = await applicant(h, { last_name_kanji: '辻\u{E0100}', first_name_kanji: 'ダイスケ' });
+      expect((await get(`/v1/admin/applications?q=${encodeURIComponent('辻 ダイスケ')}`)).json().items.map((i: { register_number: string }) => i.register_number)).toEqual([tsuji.registerNumber]);
 
       const before = (await auditRows(h)).length;
       const detail = await get(`/v1/admin/applications/${older.registerNumber}`);

@@ -4,6 +4,7 @@
 // member's notice, its audit entry and the queued mail are one transaction; the mail is tried
 // after the commit by the caller (a failure leaves it in the outbox, the decision stands).
 import { randomUUID } from 'node:crypto';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/connect';
 import type { User } from '../../db/types';
 import type { MailTemplate } from '../../mail/mailer';
@@ -48,9 +49,29 @@ export function whereMember<Q extends { where: (...args: any[]) => Q }>(query: Q
   if (!search) return query;
   if (search.kind === 'number') return numberColumn ? query.where(numberColumn, '=', search.value) : query.where('users.id', '=', '');
   if (search.kind === 'email') return query.where('users.email', '=', canonicalEmail(search.value));
-  if (search.given) return query.where('users.last_name_kanji', '=', search.family).where('users.first_name_kanji', '=', search.given);
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return query.where((eb: any) => eb.or([eb('users.last_name_kanji', '=', search.family), eb('users.first_name_kanji', '=', search.family)]));
+  return query.where((eb: any) => eb.or(nameMatches(search)));
+}
+
+/** What a name search matches: kanji names from their start (a clerk types 辻 for 辻󠄀, 山田 for
+ *  山田 and 山田花子 for the two together), roman names whole in any case, family and given in
+ *  either order. The back office's own query: no member can make the server run it. */
+function nameMatches(search: Extract<Search, { kind: 'name' }>) {
+  const last = sql.ref('users.last_name_kanji');
+  const first = sql.ref('users.first_name_kanji');
+  const lastRoman = sql`upper(${sql.ref('users.last_name_alpha')})`;
+  const firstRoman = sql`upper(${sql.ref('users.first_name_alpha')})`;
+  const startsWith = (column: RawBuilder<unknown> | ReturnType<typeof sql.ref>, text: string) => sql<SqlBool>`${column} like ${`${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`;
+  const is = (column: RawBuilder<unknown>, text: string) => sql<SqlBool>`${column} = ${text.toUpperCase()}`;
+  const { family, given } = search;
+  if (given) {
+    return [
+      sql<SqlBool>`(${startsWith(last, family)} and ${startsWith(first, given)})`,
+      sql<SqlBool>`(${is(lastRoman, family)} and ${is(firstRoman, given)})`,
+      sql<SqlBool>`(${is(firstRoman, family)} and ${is(lastRoman, given)})`,
+    ];
+  }
+  return [startsWith(last, family), startsWith(first, family), startsWith(sql`${last} || ${first}`, family), is(lastRoman, family), is(firstRoman, family)];
 }
 
 const itemOf = (row: ApplicationRow): ApplicationItem => ({

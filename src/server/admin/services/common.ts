@@ -62,7 +62,9 @@ export function searchOf(q: string | undefined): Search | undefined {
   const number = text.normalize('NFKC').toUpperCase();
   if (REGISTER_NUMBER.test(number)) return { kind: 'number', value: number };
   if (text.includes('@')) return { kind: 'email', value: text.normalize('NFKC') };
-  const [family, given] = text.split(/[\s\u3000]+/);
+  // As members' names are stored: half-width kana made full-width, full-width letters half-width
+  // (variation selectors kept; a kanji name is matched from its start, so 辻 finds 辻󠄀 too).
+  const [family, given] = text.normalize('NFKC').split(/\s+/);
   return given ? { kind: 'name', family: family!, given } : { kind: 'name', family: family! };
 }
 
