@@ -145,7 +145,8 @@ test.describe('registration by e-mailed link (phone, in the parent frame)', () =
     // which moves what is near the foot: aim once it has (a CI run clicked before, and missed).
     await frameSettled(framed);
     await app.getByRole('checkbox', { name: registerLabels.condition_not_care }).check();
-
+    // The last error went with it, and the summary at the top with that: the frame shrinks again.
+    await frameSettled(framed);
     await app.getByRole('button', { name: submitText('old-register') }).click();
     // The dialog: registered, the application received with its number, what happens next.
     const dialog = app.getByRole('alertdialog');
