@@ -53,9 +53,10 @@ export function whereMember<Q extends { where: (...args: any[]) => Q }>(query: Q
   return query.where((eb: any) => eb.or(nameMatches(search)));
 }
 
-/** What a name search matches: kanji names from their start (a clerk types 辻 for 辻󠄀, 山田 for
- *  山田 and 山田花子 for the two together), roman names whole in any case, family and given in
- *  either order. The back office's own query: no member can make the server run it. */
+/** What a name search matches: kanji names from their start (a family name typed without the
+ *  variation selector it is stored with still matches, and so do family and given typed as one
+ *  word), roman names whole in any case, family and given in either order. The back office's own
+ *  query: no member can make the server run it. */
 function nameMatches(search: Extract<Search, { kind: 'name' }>) {
   const last = sql.ref('users.last_name_kanji');
   const first = sql.ref('users.first_name_kanji');

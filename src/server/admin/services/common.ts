@@ -63,7 +63,8 @@ export function searchOf(q: string | undefined): Search | undefined {
   if (REGISTER_NUMBER.test(number)) return { kind: 'number', value: number };
   if (text.includes('@')) return { kind: 'email', value: text.normalize('NFKC') };
   // As members' names are stored: half-width kana made full-width, full-width letters half-width
-  // (variation selectors kept; a kanji name is matched from its start, so 辻 finds 辻󠄀 too).
+  // (variation selectors kept; a kanji name is matched from its start, so the plain kanji finds
+  // one stored with a selector too).
   const [family, given] = text.normalize('NFKC').split(/\s+/);
   return given ? { kind: 'name', family: family!, given } : { kind: 'name', family: family! };
 }
