@@ -6,7 +6,7 @@
 import redaxios from 'redaxios';
 import text from '../../messages/admin.ja.json';
 import { format } from '../shared/format';
-import { SESSION_ENDS_IN_HEADER, SESSION_EXPIRES_IN_HEADER } from '../shared/session-headers';
+import { sessionSecondsIn } from '../shared/session-headers';
 import type { FieldErrors } from '../shared/validation/field-errors';
 
 export class AdminFailure extends Error {
@@ -50,11 +50,10 @@ let sessionTimes: SessionTimes | undefined;
 const timesListeners = new Set<() => void>();
 
 function keepSessionTimes(headers: Headers | undefined) {
-  const expiresIn = Number(headers?.get(SESSION_EXPIRES_IN_HEADER) ?? NaN);
-  const endsIn = Number(headers?.get(SESSION_ENDS_IN_HEADER) ?? NaN);
-  if (!Number.isFinite(expiresIn) || !Number.isFinite(endsIn)) return;
+  const told = sessionSecondsIn(headers);
+  if (!told) return;
   const at = Date.now();
-  sessionTimes = { at, idleEnd: at + expiresIn * 1000, end: at + endsIn * 1000 };
+  sessionTimes = { at, idleEnd: at + told.expiresIn * 1000, end: at + told.endsIn * 1000 };
   timesListeners.forEach((listener) => listener());
 }
 

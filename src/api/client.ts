@@ -9,7 +9,7 @@ import { format } from '../shared/format';
 import type { FieldErrors } from '../shared/validation/field-errors';
 import { settings } from './settings';
 import { keepSessionTimes, sessionEndedByServer, token, type SessionEndReason } from './session';
-import { SESSION_ENDS_IN_HEADER, SESSION_EXPIRES_IN_HEADER } from '../shared/session-headers';
+import { sessionSecondsIn } from '../shared/session-headers';
 
 export type Auth = 'client' | 'member' | 'none' | 'member-or-client';
 
@@ -75,9 +75,8 @@ function sessionGone(reason: SessionEndReason = 'ended'): Promise<never> {
 
 /** A member answer says how long the session has left (it slid with this request; ADR 024). */
 function keepSessionFrom(headers: Headers | undefined) {
-  const expiresIn = headers?.get(SESSION_EXPIRES_IN_HEADER);
-  const endsIn = headers?.get(SESSION_ENDS_IN_HEADER);
-  if (expiresIn && endsIn) keepSessionTimes(Number(expiresIn), Number(endsIn));
+  const told = sessionSecondsIn(headers);
+  if (told) keepSessionTimes(told.expiresIn, told.endsIn);
 }
 
 export interface CallOptions {

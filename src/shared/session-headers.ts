@@ -3,3 +3,11 @@
 // Relative seconds, so the device's clock need not agree with the server's.
 export const SESSION_EXPIRES_IN_HEADER = 'X-Session-Expires-In';
 export const SESSION_ENDS_IN_HEADER = 'X-Session-Ends-In';
+
+/** The two numbers an answer carries, in seconds (the member site's and the back office's); none
+ *  when it carries no session (a public route). */
+export function sessionSecondsIn(headers: Headers | undefined): { expiresIn: number; endsIn: number } | undefined {
+  const expiresIn = headers?.get(SESSION_EXPIRES_IN_HEADER);
+  const endsIn = headers?.get(SESSION_ENDS_IN_HEADER);
+  return expiresIn && endsIn ? { expiresIn: Number(expiresIn), endsIn: Number(endsIn) } : undefined;
+}
