@@ -5,14 +5,13 @@
 // logging out. When the idle end is the absolute end, nothing can extend it and the dialog says
 // so. At the end the operator goes to the login page, told why, and comes back to where they
 // were with what they had typed (drafts).
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import text from '../../messages/admin.ja.json';
 import { format } from '../shared/format';
-import { remainingText } from '../app/session-time';
+import { atLimit, remainingText, warningLeadMs } from '../app/session-time';
 import { adminCall, currentSessionTimes, onSessionTimes, sessionRanOut } from './api';
+import { useModalDialog } from './ui';
 
-/** The idle end is the absolute end (within a second's rounding): extending cannot move it. */
-const atLimit = (idleEnd: number, end: number) => end - idleEnd < 1000;
 
 export function SessionWarning({ onLogout }: { onLogout: () => void }) {
   const times = useSyncExternalStore(onSessionTimes, currentSessionTimes, currentSessionTimes);
@@ -21,7 +20,6 @@ export function SessionWarning({ onLogout }: { onLogout: () => void }) {
   const [failed, setFailed] = useState(false);
   /** The absolute end whose warning the operator closed: not shown again for it. */
   const [dismissed, setDismissed] = useState(0);
-  const ref = useRef<HTMLDialogElement>(null);
 
   useEffect(() => {
     if (!times) return;
@@ -36,13 +34,8 @@ export function SessionWarning({ onLogout }: { onLogout: () => void }) {
   }, [times]);
 
   const limit = !!times && atLimit(times.idleEnd, times.end);
-  const due = !!times && times.idleEnd > now && times.idleEnd - now <= Math.min(300_000, (times.idleEnd - times.at) / 5) && !(limit && dismissed === times.end);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (due && !dialog.open) dialog.showModal();
-    if (!due && dialog.open) dialog.close();
-  }, [due]);
+  const due = !!times && times.idleEnd > now && times.idleEnd - now <= warningLeadMs((times.idleEnd - times.at) / 1000) && !(limit && dismissed === times.end);
+  const ref = useModalDialog(due);
 
   const extend = async () => {
     setBusy(true);

@@ -73,8 +73,9 @@ export function Pager({ page, size, total, onPage }: { page: number; size: numbe
   );
 }
 
-/** A modal confirmation: what will be done, shown in full, then confirm or go back. */
-export function ConfirmDialog({ open, title, confirmLabel, busy, onConfirm, onCancel, children, danger }: { open: boolean; title: string; confirmLabel: string; busy?: boolean; danger?: boolean; onConfirm: () => void; onCancel: () => void; children: ReactNode }) {
+/** A native modal <dialog> shown while `open` (the browser holds focus inside and makes the page
+ *  behind inert); give the returned ref to the <dialog>. */
+export function useModalDialog(open: boolean) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;
@@ -82,6 +83,12 @@ export function ConfirmDialog({ open, title, confirmLabel, busy, onConfirm, onCa
     if (open && !dialog.open) dialog.showModal();
     if (!open && dialog.open) dialog.close();
   }, [open]);
+  return ref;
+}
+
+/** A modal confirmation: what will be done, shown in full, then confirm or go back. */
+export function ConfirmDialog({ open, title, confirmLabel, busy, onConfirm, onCancel, children, danger }: { open: boolean; title: string; confirmLabel: string; busy?: boolean; danger?: boolean; onConfirm: () => void; onCancel: () => void; children: ReactNode }) {
+  const ref = useModalDialog(open);
   return (
     <dialog
       ref={ref}

@@ -15,7 +15,7 @@ import { format } from '../shared/format';
 import { endSession, sessionEnds } from '../api/session';
 import { extendSession } from '../api/user-auth';
 import { ModalFrame, returnFocusAfterDialog, useModalLayer } from './alert';
-import { remainingText, sessionLimitText, warningLeadMs } from './session-time';
+import { atLimit, remainingText, sessionLimitText, warningLeadMs } from './session-time';
 import { paths } from './paths.generated';
 import { useToLogin } from './login-state';
 
@@ -23,8 +23,6 @@ const text = messages.session;
 
 type View = { phase: 'warning'; idleEnd: number; end: number } | { phase: 'ended'; reason: 'idle' | 'limit' };
 
-/** The idle end is the absolute end: extending cannot move it (within a second's rounding). */
-const atLimit = (idleEnd: number, end: number) => end - idleEnd < 1000;
 
 export function SessionDialog() {
   const navigate = useNavigate();

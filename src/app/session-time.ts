@@ -11,6 +11,9 @@ export function warningLeadMs(sessionSeconds = settings().sessionSeconds): numbe
   return Math.min(300_000, (sessionSeconds * 1000) / 5);
 }
 
+/** The idle end is the absolute end (within a second's rounding): extending cannot move it. */
+export const atLimit = (idleEnd: number, end: number) => end - idleEnd < 1000;
+
 /** Minutes and seconds (4 min 59 s), or seconds alone under a minute; rounded up, so 0.2 s left reads 1 s. */
 export function remainingText(ms: number): string {
   const total = Math.max(0, Math.ceil(ms / 1000));
