@@ -24,14 +24,13 @@ const escapeHtml = (text: string) =>
 
 export function renderMail(template: MailTemplate, values: Record<string, string | number>, links: MailLinks) {
   const all = { site: messages.site.name, operator: mail.operator, ...links, ...values };
-  const { subject, body } = mail.templates[template];
-  const text = `${format(body, all)}\n\n――――――――――\n${format(mail.footer, all)}\n`;
+  const text = `${format(mail.templates[template].body, all)}\n\n――――――――――\n${format(mail.footer, all)}\n`;
   const html = `<!doctype html><html lang="ja"><body style="font-family:sans-serif;line-height:1.7;color:#222">${text
     .split('\n')
     .map((line) => escapeHtml(line) || '&nbsp;')
     .map((line) => `<div>${line}</div>`)
     .join('')}</body></html>`;
-  return { subject: format(subject, all), text, html };
+  return { subject: subjectOf(template, { ...links, ...values }), text, html };
 }
 
 /** The subject a queued mail went out with (what the back office lists of an inquiry's mails);
