@@ -2,7 +2,8 @@
 // office's answer once the operator tool has given it. The way back keeps the list's tab and
 // page, carried in this page's query (?status=&page=), so a reload or a shared link keeps it too.
 import { useEffect, useState } from 'react';
-import { Link, useLocation } from 'react-router-dom';
+import { useLocation } from 'react-router-dom';
+import { Link } from '../../app/Link';
 import messages from '../../../messages/ja.json';
 import { ApiFailure } from '../../api/client';
 import { getInquiry, type InquiryDetail as Inquiry } from '../../api/contact';

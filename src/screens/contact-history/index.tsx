@@ -2,7 +2,8 @@
 // default 1), a page of the catalogue's pageSize, newest first. Each row links to the inquiry in
 // full (the catalogue's child page contact_history/:id, InquiryDetail), carrying the tab and page.
 import { useEffect, useState } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router-dom';
+import { useParams, useSearchParams } from 'react-router-dom';
+import { Link } from '../../app/Link';
 import messages from '../../../messages/ja.json';
 import { format } from '../../shared/format';
 import type { MasterOption } from '../../shared/api-types';

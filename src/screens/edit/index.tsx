@@ -3,7 +3,8 @@
 // has not saved (a draft that survives a reload and a re-login; docs/decisions/024), with a note
 // saying so; sends the specification's profile update payload (src/shared/wire/profile-update.ts).
 import { useEffect, useMemo, useState } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
+import { Link } from '../../app/Link';
 import * as editForm from 'virtual:form/edit-profile';
 import messages from '../../../messages/ja.json';
 import { SchemaForm } from '../../engine/SchemaForm';

@@ -1,6 +1,6 @@
 // Member info view: the address, then the member record as the edit form's schema and UI schema
 // say (src/shared/member-view.ts: labels, option labels, a dash for empty values).
-import { Link } from 'react-router-dom';
+import { Link } from '../../app/Link';
 import messages from '../../../messages/ja.json';
 import { useProfileData } from '../../app/use-profile-data';
 import { formatDate } from '../../shared/format-date';

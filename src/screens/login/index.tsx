@@ -1,6 +1,7 @@
 // Member login: e-mail and password, then the 5-digit code mailed to the address. A device
 // that logged in before (lastLogin cookie) first tries without a code; the server decides.
-import { Link, useNavigate } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
+import { Link } from '../../app/Link';
 import * as loginForm from 'virtual:form/login';
 import messages from '../../../messages/ja.json';
 import { SchemaForm } from '../../engine/SchemaForm';

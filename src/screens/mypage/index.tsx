@@ -1,7 +1,7 @@
 // My page: the registration application, notices, and the member menu. When the session runs
 // out, the app's session dialog says so and offers the way back to login (src/app/SessionDialog.tsx).
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from '../../app/Link';
 import messages from '../../../messages/ja.json';
 import { getUserInfo, type UserInfo } from '../../api/user-info';
 import { getApplications, getNotifications, type Application, type Notice } from '../../api/member';

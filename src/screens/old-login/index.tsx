@@ -2,7 +2,8 @@
 // send-code button waits for an e-mail, the login button for all three fields; the code comes
 // from the earliest login's {email}-only request; success goes to /.
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
+import { Link } from '../../app/Link';
 import * as oldLoginForm from 'virtual:form/old-login';
 import messages from '../../../messages/ja.json';
 import { paths } from '../../app/paths.generated';
