@@ -69,6 +69,11 @@ export const LEFT_OUT_COMPONENTS = [
   // the optional-data controls of ui:enableOptionalDataFieldForType
   'OptionalDataControlsField',
   'OptionalDataControlsTemplate',
+  // the notice SchemaField renders for a schema whose type has no field (every field has one)
+  'UnsupportedField',
+  // the title rjsf's object and array templates and its fallback and layout fields render (the
+  // engine's ObjectFieldTemplate renders its own legend; the others are left out or replaced)
+  'TitleField',
 ] as const;
 
 /** rjsf's schema utilities for anyOf and oneOf (no form has one), which its others import. */

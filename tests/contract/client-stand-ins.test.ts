@@ -45,7 +45,8 @@ function registryWidgetsFor(name: string): string[] {
 describe('the left-out rjsf components', () => {
   it('are real registry names (a renamed one would silently be bundled again)', () => {
     for (const name of LEFT_OUT_COMPONENTS) {
-      const kind = name.endsWith('Field') ? 'fields' : name.endsWith('Widget') ? 'widgets' : 'templates';
+      // (TitleField and UnsupportedField are templates)
+      const kind = ['fields', 'widgets', 'templates'].find((folder) => existsSync(join('node_modules/@rjsf/core/lib/components', folder, `${name}.js`))) ?? '?';
       expect(existsSync(join('node_modules/@rjsf/core/lib/components', kind, `${name}.js`)), name).toBe(true);
       expect(readFileSync(join('node_modules/@rjsf/core/lib/components', kind, 'index.js'), 'utf8'), name).toContain(`from "./${name}.js"`);
     }
@@ -56,6 +57,20 @@ describe('the left-out rjsf components', () => {
       expect(existsSync(join('node_modules/@rjsf/utils/lib/schema', `${name}.js`)), name).toBe(true);
       expect(readFileSync('node_modules/@rjsf/utils/lib/schema/index.js', 'utf8'), name).toContain(`from "./${name}.js"`);
     }
+  });
+
+  it('include the title template, which only rjsf’s left-out or replaced parts render (the engine renders its own titles)', () => {
+    const core = 'node_modules/@rjsf/core/lib/components';
+    const renderers = ['fields', 'templates', 'widgets'].flatMap((folder) =>
+      readdirSync(join(core, folder), { recursive: true, encoding: 'utf8' })
+        .filter((file) => file.endsWith('.js') && !file.endsWith('index.js') && readFileSync(join(core, folder, file), 'utf8').includes('TitleFieldTemplate'))
+        .map((file) => file.replace(/\.js$/, '')),
+    );
+    expect(renderers.length).toBeGreaterThan(0);
+    const gone: readonly string[] = [...LEFT_OUT_COMPONENTS, ...REPLACED_COMPONENTS, ...FORM_PROVIDED_COMPONENTS];
+    expect(renderers.filter((name) => !gone.includes(name) && !gone.includes(`${name}/index`))).toEqual([]);
+    const engine = readdirSync('src/engine', { recursive: true, encoding: 'utf8' }).filter((file) => /\.tsx?$/.test(file));
+    expect(engine.filter((file) => readFileSync(join('src/engine', file), 'utf8').includes('TitleField'))).toEqual([]);
   });
 
   it('include the widgets a file input or a time would pick, so the check below has teeth', () => {
