@@ -4,7 +4,7 @@
 // does, into a temporary folder, since `npm test` runs the unit tests before the build) and
 // scans every emitted script.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -268,9 +268,29 @@ describe('client bundle: first-render bytes per route', () => {
   });
 });
 
+describe('client bundle: the .gz the server sends', () => {
+  const zipped = () => listFiles(outDir).filter((file) => file.endsWith('.gz'));
+
+  it('each unpacks to its file', () => {
+    expect(zipped().length).toBeGreaterThan(50);
+    for (const gz of zipped()) expect(gunzipSync(readFileSync(gz)).equals(readFileSync(gz.slice(0, -3))), gz).toBe(true);
+  });
+
+  it('of the app’s code is Zopfli’s, smaller than zlib’s best (vite.config.ts); of the postal data zlib’s', () => {
+    const manifest = readManifest(outDir);
+    const code = routeFiles(manifest, 'login').js.filter((file) => existsSync(join(outDir, `${file}.gz`)));
+    expect(code.length).toBeGreaterThan(2);
+    for (const file of code) expect(gzipSize(file), file).toBeLessThan(gzipSync(readFileSync(join(outDir, file)), { level: 9 }).length);
+    const postal = Object.values(manifest).find((chunk) => /^assets\/z45-/.test(chunk.file))!.file;
+    expect(gzipSize(postal)).toBe(gzipSync(readFileSync(join(outDir, postal)), { level: 9 }).length);
+  });
+});
+
 describe('client bundle: React Router without the parts no screen uses', () => {
   // getFormSubmissionInfo, which only React Router's <Form> and useSubmit reach, throws this.
   const FORM_MARKER = 'Cannot submit element that is not <form>';
+  // What its <Link> reaches for the framework mode's prefetching (the app's Link does not).
+  const PREFETCH_MARKER = 'You must render this element inside a <HydratedRouter> element';
 
   it('the marker is in React Router’s production build, so the check below has teeth', () => {
     const routerDir = join(ROOT, 'node_modules/react-router/dist/production');
@@ -280,6 +300,15 @@ describe('client bundle: React Router without the parts no screen uses', () => {
 
   it('no script carries <Form>, <NavLink> or useSubmit (tools/vite-plugin-slim-client.ts marks them pure)', () => {
     expect(scripts.filter(({ code }) => code.includes(FORM_MARKER)).map(({ file }) => file)).toEqual([]);
+  });
+
+  it('no member script carries its <Link>’s prefetching: every screen links with src/app/Link.tsx', () => {
+    const routerDir = join(ROOT, 'node_modules/react-router/dist/production');
+    expect(readdirSync(routerDir).some((file) => /^chunk-.*\.mjs$/.test(file) && readFileSync(join(routerDir, file), 'utf8').includes(PREFETCH_MARKER))).toBe(true);
+    // (the back office, a bundle of its own that no member route loads, keeps React Router's)
+    const member = scripts.filter(({ file }) => !file.split(sep).includes('admin'));
+    expect(member.length).toBeLessThan(scripts.length);
+    expect(member.filter(({ code }) => code.includes(PREFETCH_MARKER)).map(({ file }) => file)).toEqual([]);
   });
 });
 
