@@ -9,10 +9,17 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 /** Relative imports that climb out of the file's folder into one of `folders` under src/. */
 const into = (...folders) => `^(\\.\\./)+(${folders.join('|')})(/|$)`;
 
-const boundary = (files, regex, message) => ({
+const boundary = (files, regex, message, paths = []) => ({
   files,
-  rules: { 'no-restricted-imports': ['error', { patterns: [{ regex, message }] }] },
+  rules: { 'no-restricted-imports': ['error', { paths, patterns: [{ regex, message }] }] },
 });
+
+/** React Router's <Link> and <NavLink> bring its framework mode's prefetching into the first load
+ *  (docs/decisions/029); the member site links with its own (src/app/Link.tsx). */
+const ROUTER_LINKS = [
+  { name: 'react-router-dom', importNames: ['Link', 'NavLink'], message: 'Link with src/app/Link.tsx (React Router’s <Link> brings its prefetching into the first load: ADR 029).' },
+  { name: 'react-router', importNames: ['Link', 'NavLink'], message: 'Link with src/app/Link.tsx (React Router’s <Link> brings its prefetching into the first load: ADR 029).' },
+];
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'data/', 'test-results/', 'playwright-report/', 'parent-site/'] },
@@ -62,9 +69,9 @@ export default tseslint.config(
   boundary(['src/shared/**'], into('app', 'engine', 'screens', 'api', 'server'), 'Shared code imports neither side.'),
   boundary(['src/engine/**'], into('app', 'screens', 'api', 'server'), 'The engine knows nothing about screens, the app shell or the API.'),
   boundary(['src/api/**'], into('screens', 'engine', 'server'), 'The API client knows no screen.'),
-  boundary(['src/app/**'], into('server'), 'The app shell must not import server code.'),
+  boundary(['src/app/**'], into('server'), 'The app shell must not import server code.', ROUTER_LINKS),
   // From src/screens/<screen>/…, "../x" (one level up, not further) is another screen.
-  boundary(['src/screens/*/*.{ts,tsx}'], '^\\.\\./(?!\\.\\.)', 'Screens never import each other; move shared code to src/app, src/engine or src/api.'),
+  boundary(['src/screens/*/*.{ts,tsx}'], '^\\.\\./(?!\\.\\.)', 'Screens never import each other; move shared code to src/app, src/engine or src/api.', ROUTER_LINKS),
   {
     // React rules for React code only (Playwright fixtures also call a function named `use`).
     files: ['src/**/*.{ts,tsx}', 'tests/**/*.tsx'],
