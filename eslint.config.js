@@ -16,10 +16,11 @@ const boundary = (files, regex, message, paths = []) => ({
 
 /** React Router's <Link> and <NavLink> bring its framework mode's prefetching into the first load
  *  (docs/decisions/029); the member site links with its own (src/app/Link.tsx). */
-const ROUTER_LINKS = [
-  { name: 'react-router-dom', importNames: ['Link', 'NavLink'], message: 'Link with src/app/Link.tsx (React Router’s <Link> brings its prefetching into the first load: ADR 029).' },
-  { name: 'react-router', importNames: ['Link', 'NavLink'], message: 'Link with src/app/Link.tsx (React Router’s <Link> brings its prefetching into the first load: ADR 029).' },
-];
+const ROUTER_LINKS = ['react-router-dom', 'react-router'].map((name) => ({
+  name,
+  importNames: ['Link', 'NavLink'],
+  message: 'Link with src/app/Link.tsx (React Router’s <Link> brings its prefetching into the first load: ADR 029).',
+}));
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'data/', 'test-results/', 'playwright-report/', 'parent-site/'] },

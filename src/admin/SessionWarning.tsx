@@ -12,7 +12,6 @@ import { atLimit, remainingText, warningLeadMs } from '../app/session-time';
 import { adminCall, currentSessionTimes, onSessionTimes, sessionRanOut } from './api';
 import { useModalDialog } from './ui';
 
-
 export function SessionWarning({ onLogout }: { onLogout: () => void }) {
   const times = useSyncExternalStore(onSessionTimes, currentSessionTimes, currentSessionTimes);
   const [now, setNow] = useState(() => Date.now());

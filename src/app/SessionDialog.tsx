@@ -23,7 +23,6 @@ const text = messages.session;
 
 type View = { phase: 'warning'; idleEnd: number; end: number } | { phase: 'ended'; reason: 'idle' | 'limit' };
 
-
 export function SessionDialog() {
   const navigate = useNavigate();
   const goToLogin = useToLogin();

@@ -5,9 +5,9 @@ export const SESSION_EXPIRES_IN_HEADER = 'X-Session-Expires-In';
 export const SESSION_ENDS_IN_HEADER = 'X-Session-Ends-In';
 
 /** The two numbers an answer carries, in seconds (the member site's and the back office's); none
- *  when it carries no session (a public route). */
+ *  when it carries no session (a public route) or not two numbers. */
 export function sessionSecondsIn(headers: Headers | undefined): { expiresIn: number; endsIn: number } | undefined {
-  const expiresIn = headers?.get(SESSION_EXPIRES_IN_HEADER);
-  const endsIn = headers?.get(SESSION_ENDS_IN_HEADER);
-  return expiresIn && endsIn ? { expiresIn: Number(expiresIn), endsIn: Number(endsIn) } : undefined;
+  const expiresIn = Number(headers?.get(SESSION_EXPIRES_IN_HEADER) ?? NaN);
+  const endsIn = Number(headers?.get(SESSION_ENDS_IN_HEADER) ?? NaN);
+  return Number.isFinite(expiresIn) && Number.isFinite(endsIn) ? { expiresIn, endsIn } : undefined;
 }

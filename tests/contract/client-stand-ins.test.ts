@@ -17,6 +17,9 @@ import { fullFormats } from 'ajv-formats/dist/formats';
 import { FORMATS_MODULE } from '../../tools/vite-plugin-slim-client';
 import { precompileValidators } from '../../tools/precompile';
 
+/** Where rjsf's fields, widgets and templates are. */
+const RJSF_COMPONENTS = 'node_modules/@rjsf/core/lib/components';
+
 function* walk(value: unknown, path = ''): Generator<[string, string, unknown]> {
   if (!value || typeof value !== 'object') return;
   for (const [key, child] of Object.entries(value)) {
@@ -46,9 +49,9 @@ describe('the left-out rjsf components', () => {
   it('are real registry names (a renamed one would silently be bundled again)', () => {
     for (const name of LEFT_OUT_COMPONENTS) {
       // (TitleField and UnsupportedField are templates)
-      const kind = ['fields', 'widgets', 'templates'].find((folder) => existsSync(join('node_modules/@rjsf/core/lib/components', folder, `${name}.js`))) ?? '?';
-      expect(existsSync(join('node_modules/@rjsf/core/lib/components', kind, `${name}.js`)), name).toBe(true);
-      expect(readFileSync(join('node_modules/@rjsf/core/lib/components', kind, 'index.js'), 'utf8'), name).toContain(`from "./${name}.js"`);
+      const kind = ['fields', 'widgets', 'templates'].find((folder) => existsSync(join(RJSF_COMPONENTS, folder, `${name}.js`))) ?? '?';
+      expect(existsSync(join(RJSF_COMPONENTS, kind, `${name}.js`)), name).toBe(true);
+      expect(readFileSync(join(RJSF_COMPONENTS, kind, 'index.js'), 'utf8'), name).toContain(`from "./${name}.js"`);
     }
   });
 
@@ -60,10 +63,9 @@ describe('the left-out rjsf components', () => {
   });
 
   it('include the title template, which only rjsf’s left-out or replaced parts render (the engine renders its own titles)', () => {
-    const core = 'node_modules/@rjsf/core/lib/components';
     const renderers = ['fields', 'templates', 'widgets'].flatMap((folder) =>
-      readdirSync(join(core, folder), { recursive: true, encoding: 'utf8' })
-        .filter((file) => file.endsWith('.js') && !file.endsWith('index.js') && readFileSync(join(core, folder, file), 'utf8').includes('TitleFieldTemplate'))
+      readdirSync(join(RJSF_COMPONENTS, folder), { recursive: true, encoding: 'utf8' })
+        .filter((file) => file.endsWith('.js') && !file.endsWith('index.js') && readFileSync(join(RJSF_COMPONENTS, folder, file), 'utf8').includes('TitleFieldTemplate'))
         .map((file) => file.replace(/\.js$/, '')),
     );
     expect(renderers.length).toBeGreaterThan(0);
@@ -222,13 +224,11 @@ describe('the engine’s widget names', () => {
 });
 
 describe('rjsf’s parts the client bundle leaves to the engine and the form modules', () => {
-  const core = 'node_modules/@rjsf/core/lib/components';
-
   it('are real files of rjsf’s registry (a renamed one would silently be bundled again)', () => {
     for (const name of [...REPLACED_COMPONENTS, ...FORM_PROVIDED_COMPONENTS]) {
       const kind = name.endsWith('Field') ? 'fields' : name.endsWith('Widget') ? 'widgets' : 'templates';
-      expect(existsSync(join(core, kind, `${name}.js`)), name).toBe(true);
-      expect(readFileSync(join(core, kind, 'index.js'), 'utf8'), name).toContain(`from "./${name}.js"`);
+      expect(existsSync(join(RJSF_COMPONENTS, kind, `${name}.js`)), name).toBe(true);
+      expect(readFileSync(join(RJSF_COMPONENTS, kind, 'index.js'), 'utf8'), name).toContain(`from "./${name}.js"`);
     }
   });
 
@@ -239,7 +239,7 @@ describe('rjsf’s parts the client bundle leaves to the engine and the form mod
     // WrapIfAdditionalTemplate: only rjsf's own FieldTemplate renders it
     const replacedTemplates = REPLACED_COMPONENTS.filter((name) => !name.endsWith('Widget') && name !== 'WrapIfAdditionalTemplate').map((name) => registryName[name] ?? name);
     expect(replacedTemplates.filter((name) => !(name in templates))).toEqual([]);
-    const users = readdirSync('node_modules/@rjsf/core/lib/components', { recursive: true, withFileTypes: true })
+    const users = readdirSync(RJSF_COMPONENTS, { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile() && entry.name.endsWith('.js'))
       .map((entry) => join(entry.parentPath, entry.name))
       .filter((file) => /getTemplate\('WrapIfAdditionalTemplate'/.test(readFileSync(file, 'utf8')));

@@ -38,10 +38,13 @@ const FORBIDDEN: Array<[string, RegExp]> = [
 let outDir: string;
 let scripts: Array<{ file: string; code: string }>;
 
+/** A built file's gzip size at zlib's best. */
+const zlibSize = (file: string) => gzipSync(readFileSync(join(outDir, file)), { level: 9 }).length;
+
 /** A built file's gzip size, as tools/bundle-weight.ts measures it. */
 function gzipSize(file: string): number {
   const gz = join(outDir, `${file}.gz`);
-  return existsSync(gz) ? statSync(gz).size : gzipSync(readFileSync(join(outDir, file)), { level: 9 }).length;
+  return existsSync(gz) ? statSync(gz).size : zlibSize(file);
 }
 
 function listFiles(dir: string): string[] {
@@ -129,9 +132,10 @@ function texts(value: unknown): string[] {
   return Object.entries(value).flatMap(([key, child]) => (key === '$comment' ? [] : texts(child)));
 }
 
+const adminScripts = () => scripts.filter(({ file }) => file.startsWith(`admin${sep}`));
+const memberScripts = () => scripts.filter(({ file }) => !file.startsWith(`admin${sep}`));
+
 describe('the back office’s bundle (/admin/)', () => {
-  const adminScripts = () => scripts.filter(({ file }) => file.startsWith(`admin${sep}`));
-  const memberScripts = () => scripts.filter(({ file }) => !file.startsWith(`admin${sep}`));
   // Texts only the back office has (not one of the member site's).
   const shownToMembers = texts(messages).join('\n');
   const adminOnly = texts(adminMessages).filter((text) => text.length >= 12 && !shownToMembers.includes(text));
@@ -280,9 +284,9 @@ describe('client bundle: the .gz the server sends', () => {
     const manifest = readManifest(outDir);
     const code = routeFiles(manifest, 'login').js.filter((file) => existsSync(join(outDir, `${file}.gz`)));
     expect(code.length).toBeGreaterThan(2);
-    for (const file of code) expect(gzipSize(file), file).toBeLessThan(gzipSync(readFileSync(join(outDir, file)), { level: 9 }).length);
+    for (const file of code) expect(gzipSize(file), file).toBeLessThan(zlibSize(file));
     const postal = Object.values(manifest).find((chunk) => /^assets\/z45-/.test(chunk.file))!.file;
-    expect(gzipSize(postal)).toBe(gzipSync(readFileSync(join(outDir, postal)), { level: 9 }).length);
+    expect(gzipSize(postal)).toBe(zlibSize(postal));
   });
 });
 
@@ -291,11 +295,14 @@ describe('client bundle: React Router without the parts no screen uses', () => {
   const FORM_MARKER = 'Cannot submit element that is not <form>';
   // What its <Link> reaches for the framework mode's prefetching (the app's Link does not).
   const PREFETCH_MARKER = 'You must render this element inside a <HydratedRouter> element';
+  /** Whether React Router's production build has `marker` (so a check for it has teeth). */
+  const routerBuildHas = (marker: string) => {
+    const routerDir = join(ROOT, 'node_modules/react-router/dist/production');
+    return readdirSync(routerDir).some((file) => /^chunk-.*\.mjs$/.test(file) && readFileSync(join(routerDir, file), 'utf8').includes(marker));
+  };
 
   it('the marker is in React Router’s production build, so the check below has teeth', () => {
-    const routerDir = join(ROOT, 'node_modules/react-router/dist/production');
-    const chunks = readdirSync(routerDir).filter((file) => /^chunk-.*\.mjs$/.test(file));
-    expect(chunks.some((file) => readFileSync(join(routerDir, file), 'utf8').includes(FORM_MARKER))).toBe(true);
+    expect(routerBuildHas(FORM_MARKER)).toBe(true);
   });
 
   it('no script carries <Form>, <NavLink> or useSubmit (tools/vite-plugin-slim-client.ts marks them pure)', () => {
@@ -303,12 +310,10 @@ describe('client bundle: React Router without the parts no screen uses', () => {
   });
 
   it('no member script carries its <Link>’s prefetching: every screen links with src/app/Link.tsx', () => {
-    const routerDir = join(ROOT, 'node_modules/react-router/dist/production');
-    expect(readdirSync(routerDir).some((file) => /^chunk-.*\.mjs$/.test(file) && readFileSync(join(routerDir, file), 'utf8').includes(PREFETCH_MARKER))).toBe(true);
+    expect(routerBuildHas(PREFETCH_MARKER)).toBe(true);
     // (the back office, a bundle of its own that no member route loads, keeps React Router's)
-    const member = scripts.filter(({ file }) => !file.split(sep).includes('admin'));
-    expect(member.length).toBeLessThan(scripts.length);
-    expect(member.filter(({ code }) => code.includes(PREFETCH_MARKER)).map(({ file }) => file)).toEqual([]);
+    expect(memberScripts().length).toBeLessThan(scripts.length);
+    expect(memberScripts().filter(({ code }) => code.includes(PREFETCH_MARKER)).map(({ file }) => file)).toEqual([]);
   });
 });
 

@@ -22,8 +22,11 @@ export interface Mailer {
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
+/** What every template may name besides its own values. */
+const EVERY_MAIL = { site: messages.site.name, operator: mail.operator };
+
 export function renderMail(template: MailTemplate, values: Record<string, string | number>, links: MailLinks) {
-  const all = { site: messages.site.name, operator: mail.operator, ...links, ...values };
+  const all = { ...EVERY_MAIL, ...links, ...values };
   const text = `${format(mail.templates[template].body, all)}\n\n――――――――――\n${format(mail.footer, all)}\n`;
   const html = `<!doctype html><html lang="ja"><body style="font-family:sans-serif;line-height:1.7;color:#222">${text
     .split('\n')
@@ -37,7 +40,7 @@ export function renderMail(template: MailTemplate, values: Record<string, string
  *  a template this version no longer has is named as stored. */
 export function subjectOf(template: string, values: Record<string, string | number>): string {
   const known = (mail.templates as Record<string, { subject: string } | undefined>)[template];
-  return known ? format(known.subject, { site: messages.site.name, operator: mail.operator, ...values }) : template;
+  return known ? format(known.subject, { ...EVERY_MAIL, ...values }) : template;
 }
 
 /** A relay that accepts the connection but never answers must not hold a request for

@@ -59,13 +59,14 @@ export type Search = { kind: 'number'; value: string } | { kind: 'email'; value:
 export function searchOf(q: string | undefined): Search | undefined {
   const text = (q ?? '').trim();
   if (!text) return undefined;
-  const number = text.normalize('NFKC').toUpperCase();
+  const normalised = text.normalize('NFKC');
+  const number = normalised.toUpperCase();
   if (REGISTER_NUMBER.test(number)) return { kind: 'number', value: number };
-  if (text.includes('@')) return { kind: 'email', value: text.normalize('NFKC') };
+  if (text.includes('@')) return { kind: 'email', value: normalised };
   // As members' names are stored: half-width kana made full-width, full-width letters half-width
   // (variation selectors kept; a kanji name is matched from its start, so the plain kanji finds
   // one stored with a selector too).
-  const [family, given] = text.normalize('NFKC').split(/\s+/);
+  const [family, given] = normalised.split(/\s+/);
   return given ? { kind: 'name', family: family!, given } : { kind: 'name', family: family! };
 }
 
