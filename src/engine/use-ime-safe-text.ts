@@ -1,11 +1,15 @@
-// Text inputs hold their own draft of what is typed. An ordinary keystroke outside an IME
-// composition shows in the draft at once (normalised as it will be kept), is judged there by the
-// field's own validator (`judge`: its messages and the password checklist, through the field's
-// template, live-field.ts), and is handed to the form once the member pauses or anything may read
-// the form (catch-up.ts, ADR 028). While a composition is in progress (Japanese kana-to-kanji
-// input) the half-typed kana are neither normalised, judged nor committed; the value is committed
-// (normalised) on compositionend.
-import { useCallback, useRef, useState, type ChangeEvent, type CompositionEvent } from 'react';
+// Text inputs hold what is typed themselves: the browser's own input keeps each key, and React
+// renders nothing for it (an uncontrolled input, ADR 028). An ordinary keystroke outside an IME
+// composition is normalised as it will be kept (written back into the input only when that changes
+// it, the caret kept where it was), is judged by the field's own validator (`judge`: its messages
+// and the password checklist, through the field's template, live-field.ts, which re-renders only
+// when the verdict changes), and is handed to the form once the member pauses or anything may read
+// the form (catch-up.ts). While a composition is in progress (Japanese kana-to-kanji input) the
+// half-typed kana are neither normalised, judged nor committed; the value is committed
+// (normalised) on compositionend. Whenever nothing typed is waiting for the form, the input shows
+// the form's value (a value the form sets itself, e.g. an address filled from a postal code or a
+// rewrite on leaving).
+import { useCallback, useLayoutEffect, useRef, type ChangeEvent, type CompositionEvent } from 'react';
 import { applyNormalisers } from '../shared/normalise';
 import { commitLater, commitNow, dropWaiting } from './catch-up';
 import { sameVerdict, useSetLiveVerdict, type LiveVerdict } from './live-field';
@@ -15,22 +19,44 @@ type TextElement = HTMLInputElement | HTMLTextAreaElement;
 /** The messages a field's schema has for `value` (undefined: the field has no validator of its own). */
 export type Judge = (value: unknown) => readonly string[] | undefined;
 
-export function useImeSafeText(
+/** Writes `text` into the input, keeping the caret where it was relative to the end of the text
+ *  (a normaliser rewrites or drops characters before the caret, not after it). */
+function write(element: TextElement, text: string) {
+  // An e-mail input has no selection to keep (its selectionEnd is null; setting one throws).
+  const caretKept = element.ownerDocument.activeElement === element && element.selectionEnd !== null;
+  const fromEnd = caretKept ? element.value.length - element.selectionEnd! : 0;
+  element.value = text;
+  if (caretKept) {
+    const caret = Math.max(0, text.length - fromEnd);
+    element.setSelectionRange(caret, caret);
+  }
+}
+
+/**
+ * The props of a text input or textarea: spread them on the element. `onShow` hears the text the
+ * input shows while the form does not have it yet (null: the form's value), for a widget that
+ * derives something from each key (a character count).
+ */
+export function useImeSafeText<E extends TextElement = HTMLInputElement>(
   value: unknown,
   onChange: (value: unknown) => void,
   normalise: readonly string[] | undefined,
   emptyValue: unknown,
   judge?: Judge,
+  onShow?: (text: string | null) => void,
 ) {
+  const element = useRef<E | null>(null);
   const composing = useRef(false);
   const owner = useRef({}).current;
-  const [draft, setDraft] = useState<string | null>(null);
-  // What the draft shows, for a commit to tell whether the member typed on since.
+  // What the input shows that the form does not have yet (null: the form's value).
   const shown = useRef<string | null>(null);
-  const show = useCallback((text: string | null) => {
-    shown.current = text;
-    setDraft(text);
-  }, []);
+  const show = useCallback(
+    (text: string | null) => {
+      shown.current = text;
+      onShow?.(text);
+    },
+    [onShow],
+  );
   const setLive = useSetLiveVerdict();
   const said = useRef<LiveVerdict | null>(null);
   const say = useCallback(
@@ -41,6 +67,14 @@ export function useImeSafeText(
     },
     [setLive],
   );
+
+  const formText = value == null ? '' : String(value);
+  const initial = useRef(formText).current;
+  // The form's value is on screen whenever nothing typed waits for the form.
+  useLayoutEffect(() => {
+    const input = element.current;
+    if (input && shown.current === null && !composing.current && input.value !== formText) write(input, formText);
+  });
 
   /** The value a text is kept as: an emptied field holds the widget's emptyValue. */
   const kept = useCallback((text: string) => (text === '' ? emptyValue : text), [emptyValue]);
@@ -57,26 +91,32 @@ export function useImeSafeText(
   );
 
   return {
-    value: draft ?? (value == null ? '' : String(value)),
-    onChange: (event: ChangeEvent<TextElement>) => {
-      const raw = event.target.value;
+    ref: element,
+    defaultValue: initial,
+    onChange: (event: ChangeEvent<E>) => {
+      const input = event.target;
+      const raw = input.value;
       if (composing.current || (event.nativeEvent as InputEvent).isComposing) return show(raw);
       const text = applyNormalisers(raw, normalise);
+      if (text !== raw) write(input, text);
       show(text);
       const messages = judge?.(kept(text));
       if (messages) say({ empty: text === '', messages });
       commitLater(owner, () => commit(text));
     },
-    onCompositionStart: (event: CompositionEvent<TextElement>) => {
+    onCompositionStart: (event: CompositionEvent<E>) => {
       composing.current = true;
       dropWaiting(owner);
       show(event.currentTarget.value);
     },
-    onCompositionEnd: (event: CompositionEvent<TextElement>) => {
+    onCompositionEnd: (event: CompositionEvent<E>) => {
       composing.current = false;
       dropWaiting(owner);
+      const input = event.currentTarget;
+      const text = applyNormalisers(input.value, normalise);
+      if (text !== input.value) write(input, text);
       shown.current = null;
-      commit(applyNormalisers(event.currentTarget.value, normalise));
+      commit(text);
     },
     /** Commits a waiting keystroke now (before the field's blur acts on its value). */
     commitNow: () => commitNow(owner),

@@ -3,7 +3,7 @@
 // (src/engine/catch-up.ts, ADR 028): the field's message and the typed text follow every key
 // without the form re-running, and nothing that reads the form (a press, Enter, a submit, the page
 // going away or asking to) ever sees data a key behind.
-import { useState } from 'react';
+import { Profiler, useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { hashForSchema } from '@rjsf/utils';
@@ -151,6 +151,42 @@ describe('a keystroke is judged by its field; the form catches up when the membe
     expect(errorsOf('email')).toEqual([]);
     fireEvent.blur(email);
     expect(errorsOf('email')).toEqual([rules.message('email', 'pattern')]);
+  });
+
+  it('a key that changes no message renders nothing: the input itself holds what is typed', () => {
+    let commits = 0;
+    const onData = vi.fn();
+    render(
+      <Profiler id="form" onRender={() => commits++}>
+        <FormHarness form={login} onData={onData} />
+      </Profiler>,
+    );
+    const email = screen.getByRole('textbox', { name: /メールアドレス/ }) as HTMLInputElement;
+    act(() => email.focus());
+    type(email, 't'); // the field's first verdict (not an address yet): its template shows it
+    const before = commits;
+    for (const value of ['ta', 'tar', 'taro']) type(email, value);
+    expect(commits).toBe(before);
+    expect(email.value).toBe('taro');
+    // the verdict changes (an address now): the field's template renders, once
+    type(email, 'taro@example.com');
+    expect(commits).toBe(before + 1);
+    pause();
+    expect(onData.mock.lastCall?.[0]).toEqual({ email: 'taro@example.com' });
+    expect(email.value).toBe('taro@example.com');
+  });
+
+  it('a key rewritten by a normaliser keeps the caret where it was typed', () => {
+    render(<FormHarness form={profileForm as FormModule} />);
+    const name = document.getElementById('root_last_name_alphabet') as HTMLInputElement;
+    act(() => name.focus());
+    type(name, 'TAKA');
+    // a full-width Ｎ typed after "TA": kept as half width, the caret after it, not at the end
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(name, 'TAＮKA');
+    name.setSelectionRange(3, 3);
+    fireEvent.input(name);
+    expect(name.value).toBe('TANKA');
+    expect([name.selectionStart, name.selectionEnd]).toEqual([3, 3]);
   });
 
   it('a key typed while the one before is being committed stays on screen', () => {

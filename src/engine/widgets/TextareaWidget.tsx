@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { WidgetProps } from '@rjsf/utils';
 import { errorAria, withLiveErrors } from '../form-context';
 import { judgeOf, useLiveVerdict } from '../live-field';
@@ -10,9 +11,11 @@ import { applyNormalisers, liveNormalisers, normalisersOf } from '../../shared/n
  *  its field's own validator (live-field.ts), with a character count against the schema's limits. */
 export default function TextareaWidget(props: WidgetProps) {
   const { id, value, onChange, onBlur, onFocus, disabled, readonly, options, schema, placeholder, required } = props;
-  const { commitNow, ...text } = useImeSafeText(value, onChange, liveNormalisers(schema), options.emptyValue, judgeOf(props));
+  // The count follows every key: the text typed, while the form does not have it yet.
+  const [typed, setTyped] = useState<string | null>(null);
+  const { commitNow, ...text } = useImeSafeText<HTMLTextAreaElement>(value, onChange, liveNormalisers(schema), options.emptyValue, judgeOf(props), setTyped);
   const live = useLiveVerdict();
-  const count = [...text.value].length;
+  const count = [...(typed ?? (value == null ? '' : String(value)))].length;
   const { minLength, maxLength } = schema;
   const counted = minLength !== undefined || maxLength !== undefined;
   return (
