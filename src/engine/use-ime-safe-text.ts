@@ -1,16 +1,17 @@
 // Text inputs hold what is typed themselves: the browser's own input keeps each key, and React
 // renders nothing for it (an uncontrolled input, ADR 028). An ordinary keystroke outside an IME
 // composition is normalised as it will be kept (written back into the input only when that changes
-// it, the caret kept where it was), is judged by the field's own validator (`judge`: its messages
-// and the password checklist, through the field's template, live-field.ts, which re-renders only
-// when the verdict changes), and is handed to the form once the member pauses or anything may read
-// the form (catch-up.ts). While a composition is in progress (Japanese kana-to-kanji input) the
+// it, the caret kept where it was), is judged by the field's own validator once the key is painted
+// (`judge`: its messages and the password checklist, through the field's template, live-field.ts,
+// which re-renders only when the verdict changes; after-key-paint.ts), and is handed to the form
+// once the member pauses or anything may read the form (catch-up.ts). While a composition is in progress (Japanese kana-to-kanji input) the
 // half-typed kana are neither normalised, judged nor committed; the value is committed
 // (normalised) on compositionend. Whenever nothing typed is waiting for the form, the input shows
 // the form's value (a value the form sets itself, e.g. an address filled from a postal code or a
 // rewrite on leaving).
 import { useCallback, useLayoutEffect, useRef, type ChangeEvent, type CompositionEvent } from 'react';
 import { applyNormalisers } from '../shared/normalise';
+import { afterKeyPaint, dropAfterKeyPaint } from './after-key-paint';
 import { commitLater, commitNow, dropWaiting } from './catch-up';
 import { sameVerdict, useSetLiveVerdict, type LiveVerdict } from './live-field';
 
@@ -80,6 +81,7 @@ export function useImeSafeText<E extends TextElement = HTMLInputElement>(
   const kept = useCallback((text: string) => (text === '' ? emptyValue : text), [emptyValue]);
   const commit = useCallback(
     (text: string) => {
+      dropAfterKeyPaint(owner);
       onChange(kept(text));
       // The field shows the form's value, and the form's messages, again, unless the member typed on since.
       if (shown.current === null || shown.current === text) {
@@ -87,7 +89,7 @@ export function useImeSafeText<E extends TextElement = HTMLInputElement>(
         say(null);
       }
     },
-    [onChange, kept, show, say],
+    [owner, onChange, kept, show, say],
   );
 
   return {
@@ -100,13 +102,18 @@ export function useImeSafeText<E extends TextElement = HTMLInputElement>(
       const text = applyNormalisers(raw, normalise);
       if (text !== raw) write(input, text);
       show(text);
-      const messages = judge?.(kept(text));
-      if (messages) say({ empty: text === '', messages });
+      if (judge)
+        afterKeyPaint(owner, () => {
+          if (shown.current !== text) return; // typed on, or handed to the form, since
+          const messages = judge(kept(text));
+          if (messages) say({ empty: text === '', messages });
+        });
       commitLater(owner, () => commit(text));
     },
     onCompositionStart: (event: CompositionEvent<E>) => {
       composing.current = true;
       dropWaiting(owner);
+      dropAfterKeyPaint(owner);
       show(event.currentTarget.value);
     },
     onCompositionEnd: (event: CompositionEvent<E>) => {

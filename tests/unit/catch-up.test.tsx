@@ -11,6 +11,7 @@ import * as loginForm from 'virtual:form/login';
 import * as profileForm from 'virtual:form/register-profile';
 import { SchemaForm, type FormModule } from '../../src/engine/SchemaForm';
 import { CATCH_UP_MS } from '../../src/engine/catch-up';
+import { AFTER_PAINT_BACKSTOP_MS, runAfterKeyPaint } from '../../src/engine/after-key-paint';
 import type { FieldValidator } from '../../src/engine/field-verdict';
 import { useLeaveWarning } from '../../src/app/use-session-draft';
 import { FormHarness } from '../support/form-harness';
@@ -28,7 +29,11 @@ const login = loginForm as FormModule;
 const rules = rulesIn(login.schema);
 /** The member pausing for `ms` (default: long enough for the form to catch up). */
 const pause = (ms = CATCH_UP_MS) => act(() => vi.advanceTimersByTime(ms));
-const type = (input: HTMLElement, value: string) => fireEvent.change(input, { target: { value } });
+/** A key, and its paint: the field's verdict is worked out once the key is painted. */
+const type = (input: HTMLElement, value: string) => {
+  fireEvent.change(input, { target: { value } });
+  act(() => runAfterKeyPaint());
+};
 const errorsOf = (name: string) => Array.from(document.querySelectorAll(`[data-field="root_${name}"] .field__errors li`)).map((li) => li.textContent);
 
 /** The login form, its validators counted: the form's own (run whenever the form re-runs) and each field's. */
@@ -150,6 +155,26 @@ describe('a keystroke is judged by its field; the form catches up when the membe
     pause();
     expect(errorsOf('email')).toEqual([]);
     fireEvent.blur(email);
+    expect(errorsOf('email')).toEqual([rules.message('email', 'pattern')]);
+  });
+
+  it('the field’s verdict waits for the key’s paint: the character at once, the message in the frame after', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'requestAnimationFrame'] });
+    const { email } = setup();
+    act(() => email.focus());
+    type(email, 'taro');
+    fireEvent.blur(email);
+    act(() => email.focus());
+    expect(errorsOf('email')).toEqual([rules.message('email', 'pattern')]);
+    fireEvent.change(email, { target: { value: 'taro@example.com' } });
+    expect(email.value).toBe('taro@example.com');
+    expect(errorsOf('email')).toEqual([rules.message('email', 'pattern')]); // not before the paint
+    act(() => vi.advanceTimersToNextFrame()); // the frame: its animation callback queues the verdict
+    act(() => vi.advanceTimersByTime(1)); // just after the paint (a 0 ms timeout set in a fake frame is due 1 ms on)
+    expect(errorsOf('email')).toEqual([]);
+    // no frame comes (a frame out of view): the verdict comes all the same
+    fireEvent.change(email, { target: { value: 'taro@' } });
+    act(() => vi.advanceTimersByTime(AFTER_PAINT_BACKSTOP_MS));
     expect(errorsOf('email')).toEqual([rules.message('email', 'pattern')]);
   });
 

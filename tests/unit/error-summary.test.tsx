@@ -10,6 +10,7 @@ import * as identityForm from 'virtual:form/reset-identity';
 import type { FormModule } from '../../src/engine/SchemaForm';
 import { LiveRegion } from '../../src/engine/LiveRegion';
 import { TAP_CLICK_MS } from '../../src/engine/after-pointer';
+import { runAfterKeyPaint } from '../../src/engine/after-key-paint';
 import { normalise } from '../../src/shared/normalise';
 import type { JsonObject } from '../../src/shared/validation/schema-bundle';
 import { FormHarness, catchUp } from '../support/form-harness';
@@ -67,9 +68,10 @@ describe('what is shown of errors holds while a pointer is pressed', () => {
   it('a message that would go at the press goes only once the press is over', async () => {
     await refusedSubmit();
     const summaryBefore = summaryLinks();
-    // A key makes the phone valid: the field judges it at once, so its message goes with the key,
-    // before any press (ADR 028).
+    // A key makes the phone valid: the field judges it once the key is painted, so its message
+    // goes with the key, before any press (ADR 028).
     fireEvent.change(phone(), { target: { value: '0312345678' } });
+    act(() => runAfterKeyPaint());
     expect(fieldErrors('phone')).toEqual([]);
     // The press begins (on the page's next button, say); the form catches up with the key at that
     // moment, which would take the phone out of the summary above.
