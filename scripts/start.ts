@@ -2,8 +2,8 @@
 // production-mode stack.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from 'vite';
 import { DIST_DIR, startFromCommandLine } from '../src/server/main';
+import { buildClient } from '../tools/build-client';
 
 const SOURCES = ['src', 'schemas', 'messages', 'public', 'tools', 'index.html', 'vite.config.ts', 'admin.html', 'vite.admin.config.ts'];
 /** The member site's page and the back office's (vite.admin.config.ts builds it into dist/admin/). */
@@ -19,7 +19,6 @@ function newestChange(path: string): number {
 const built = Math.min(...PAGES.map((page) => (existsSync(page) ? statSync(page).mtimeMs : 0)));
 if (Math.max(...SOURCES.map(newestChange)) > built) {
   console.log('Building the client into dist/ …');
-  await build({ logLevel: 'warn' });
-  await build({ configFile: 'vite.admin.config.ts', logLevel: 'warn' });
+  await buildClient();
 }
 await startFromCommandLine();

@@ -7,12 +7,12 @@
 // over) or a composition starts.
 
 const waiting = new Map<object, () => void>();
-let scheduled = false;
+/** Set while a run is scheduled. */
 let backstop: ReturnType<typeof setTimeout> | undefined;
 
 function run() {
-  scheduled = false;
   clearTimeout(backstop);
+  backstop = undefined;
   const jobs = [...waiting.values()];
   waiting.clear();
   jobs.forEach((job) => job());
@@ -24,8 +24,7 @@ export const AFTER_PAINT_BACKSTOP_MS = 100;
 /** Runs `job` for `owner` once the key has been painted (replacing what `owner` had waiting). */
 export function afterKeyPaint(owner: object, job: () => void) {
   waiting.set(owner, job);
-  if (scheduled) return;
-  scheduled = true;
+  if (backstop !== undefined) return;
   // A frame's animation callbacks run before its paint; a task they queue runs after it.
   if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(run, 0));
   backstop = setTimeout(run, AFTER_PAINT_BACKSTOP_MS);

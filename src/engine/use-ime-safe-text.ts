@@ -4,9 +4,9 @@
 // it, the caret kept where it was), is judged by the field's own validator once the key is painted
 // (`judge`: its messages and the password checklist, through the field's template, live-field.ts,
 // which re-renders only when the verdict changes; after-key-paint.ts), and is handed to the form
-// once the member pauses or anything may read the form (catch-up.ts). While a composition is in progress (Japanese kana-to-kanji input) the
-// half-typed kana are neither normalised, judged nor committed; the value is committed
-// (normalised) on compositionend. Whenever nothing typed is waiting for the form, the input shows
+// once the member pauses or anything may read the form (catch-up.ts). While a composition is in
+// progress (Japanese kana-to-kanji input) the half-typed kana are neither normalised, judged nor
+// committed; the value is committed (normalised) on compositionend. Whenever nothing typed is waiting for the form, the input shows
 // the form's value (a value the form sets itself, e.g. an address filled from a postal code or a
 // rewrite on leaving).
 import { useCallback, useLayoutEffect, useRef, type ChangeEvent, type CompositionEvent } from 'react';
@@ -32,6 +32,9 @@ function write(element: TextElement, text: string) {
     element.setSelectionRange(caret, caret);
   }
 }
+
+/** The text a form value shows as. */
+export const textOf = (value: unknown) => (value == null ? '' : String(value));
 
 /**
  * The props of a text input or textarea: spread them on the element. `onShow` hears the text the
@@ -69,13 +72,20 @@ export function useImeSafeText<E extends TextElement = HTMLInputElement>(
     [setLive],
   );
 
-  const formText = value == null ? '' : String(value);
+  const formText = textOf(value);
   const initial = useRef(formText).current;
   // The form's value is on screen whenever nothing typed waits for the form.
   useLayoutEffect(() => {
     const input = element.current;
     if (input && shown.current === null && !composing.current && input.value !== formText) write(input, formText);
   });
+
+  /** The input's text as it will be kept (the live normalisers), written back if that changes it. */
+  const normaliseIn = (input: E) => {
+    const text = applyNormalisers(input.value, normalise);
+    if (text !== input.value) write(input, text);
+    return text;
+  };
 
   /** The value a text is kept as: an emptied field holds the widget's emptyValue. */
   const kept = useCallback((text: string) => (text === '' ? emptyValue : text), [emptyValue]);
@@ -96,11 +106,8 @@ export function useImeSafeText<E extends TextElement = HTMLInputElement>(
     ref: element,
     defaultValue: initial,
     onChange: (event: ChangeEvent<E>) => {
-      const input = event.target;
-      const raw = input.value;
-      if (composing.current || (event.nativeEvent as InputEvent).isComposing) return show(raw);
-      const text = applyNormalisers(raw, normalise);
-      if (text !== raw) write(input, text);
+      if (composing.current || (event.nativeEvent as InputEvent).isComposing) return show(event.target.value);
+      const text = normaliseIn(event.target);
       show(text);
       if (judge)
         afterKeyPaint(owner, () => {
@@ -119,9 +126,7 @@ export function useImeSafeText<E extends TextElement = HTMLInputElement>(
     onCompositionEnd: (event: CompositionEvent<E>) => {
       composing.current = false;
       dropWaiting(owner);
-      const input = event.currentTarget;
-      const text = applyNormalisers(input.value, normalise);
-      if (text !== input.value) write(input, text);
+      const text = normaliseIn(event.currentTarget);
       shown.current = null;
       commit(text);
     },

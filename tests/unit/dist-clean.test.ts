@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from 'vite';
+import { buildClient } from '../../tools/build-client';
 import catalogue from '../../schemas/catalogue.json';
 import messages from '../../messages/ja.json';
 import mailMessages from '../../messages/mail.ja.json';
@@ -71,24 +71,9 @@ beforeAll(async () => {
   // `npm run build` builds.
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
-  await build({
-    root: ROOT,
-    configFile: join(ROOT, 'vite.config.ts'),
-    logLevel: 'silent',
-    mode: 'production',
-    build: { outDir, emptyOutDir: true, sourcemap: false, reportCompressedSize: false },
-  })
-    // The back office's build beside it, into <outDir>/admin as `npm run build` makes dist/admin:
-    // the same scans cover its scripts (vite.admin.config.ts).
-    .then(() =>
-      build({
-        root: ROOT,
-        configFile: join(ROOT, 'vite.admin.config.ts'),
-        logLevel: 'silent',
-        mode: 'production',
-        build: { outDir: join(outDir, 'admin'), emptyOutDir: true, sourcemap: false, reportCompressedSize: false },
-      }),
-    )
+  // (the back office beside it, into <outDir>/admin as `npm run build` makes dist/admin: the same
+  // scans cover its scripts)
+  await buildClient({ logLevel: 'silent', outDir, options: { sourcemap: false, reportCompressedSize: false } })
     .finally(() => {
       process.env.NODE_ENV = nodeEnv;
     });

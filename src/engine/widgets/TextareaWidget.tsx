@@ -4,7 +4,7 @@ import { errorAria, withLiveErrors } from '../form-context';
 import { judgeOf, useLiveVerdict } from '../live-field';
 import messages from '../../../messages/ja.json';
 import { format } from '../../shared/format';
-import { useImeSafeText } from '../use-ime-safe-text';
+import { textOf, useImeSafeText } from '../use-ime-safe-text';
 import { applyNormalisers, liveNormalisers, normalisersOf } from '../../shared/normalise';
 
 /** Multi-line text: IME-safe, normalised as its schema's `x-normalise` says, judged on each key by
@@ -15,7 +15,7 @@ export default function TextareaWidget(props: WidgetProps) {
   const [typed, setTyped] = useState<string | null>(null);
   const { commitNow, ...text } = useImeSafeText<HTMLTextAreaElement>(value, onChange, liveNormalisers(schema), options.emptyValue, judgeOf(props), setTyped);
   const live = useLiveVerdict();
-  const count = [...(typed ?? (value == null ? '' : String(value)))].length;
+  const count = [...(typed ?? textOf(value))].length;
   const { minLength, maxLength } = schema;
   const counted = minLength !== undefined || maxLength !== undefined;
   return (
