@@ -9,7 +9,11 @@
 // committed; the value is committed (normalised) on compositionend. Whenever nothing typed is waiting for the form, the input shows
 // the form's value (a value the form sets itself, e.g. an address filled from a postal code or a
 // rewrite on leaving).
-import { useCallback, useLayoutEffect, useRef, type ChangeEvent, type CompositionEvent } from 'react';
+//
+// Each key is heard by the input's own `input` listener, which keeps the event from React: React's
+// change handling would otherwise "restore" the input after every key (it sets the input's name
+// and type again), which makes the browser recompute the input's style before the key can paint.
+import { useCallback, useLayoutEffect, useRef, type CompositionEvent } from 'react';
 import { applyNormalisers } from '../shared/normalise';
 import { afterKeyPaint, dropAfterKeyPaint } from './after-key-paint';
 import { commitLater, commitNow, dropWaiting } from './catch-up';
@@ -72,6 +76,19 @@ export function useImeSafeText<E extends TextElement = HTMLInputElement>(
     [setLive],
   );
 
+  /** A key typed (or text pasted, dropped or filled in): the input's own listener, kept from React. */
+  const onInput = useRef<(event: InputEvent) => void>(() => {});
+  const ref = useCallback((input: E | null) => {
+    element.current = input;
+    if (!input) return;
+    const listener = (event: Event) => {
+      event.stopPropagation();
+      onInput.current(event as InputEvent);
+    };
+    input.addEventListener('input', listener);
+    return () => input.removeEventListener('input', listener);
+  }, []);
+
   const formText = textOf(value);
   const initial = useRef(formText).current;
   // The form's value is on screen whenever nothing typed waits for the form.
@@ -102,12 +119,11 @@ export function useImeSafeText<E extends TextElement = HTMLInputElement>(
     [owner, onChange, kept, show, say],
   );
 
-  return {
-    ref: element,
-    defaultValue: initial,
-    onChange: (event: ChangeEvent<E>) => {
-      if (composing.current || (event.nativeEvent as InputEvent).isComposing) return show(event.target.value);
-      const text = normaliseIn(event.target);
+  useLayoutEffect(() => {
+    onInput.current = (event) => {
+      const input = event.target as E;
+      if (composing.current || event.isComposing) return show(input.value);
+      const text = normaliseIn(input);
       show(text);
       if (judge)
         afterKeyPaint(owner, () => {
@@ -116,7 +132,12 @@ export function useImeSafeText<E extends TextElement = HTMLInputElement>(
           if (messages) say({ empty: text === '', messages });
         });
       commitLater(owner, () => commit(text));
-    },
+    };
+  });
+
+  return {
+    ref,
+    defaultValue: initial,
     onCompositionStart: (event: CompositionEvent<E>) => {
       composing.current = true;
       dropWaiting(owner);

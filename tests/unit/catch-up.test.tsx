@@ -31,7 +31,7 @@ const rules = rulesIn(login.schema);
 const pause = (ms = CATCH_UP_MS) => act(() => vi.advanceTimersByTime(ms));
 /** A key, and its paint: the field's verdict is worked out once the key is painted. */
 const type = (input: HTMLElement, value: string) => {
-  fireEvent.change(input, { target: { value } });
+  fireEvent.input(input, { target: { value } });
   act(() => runAfterKeyPaint());
 };
 const errorsOf = (name: string) => Array.from(document.querySelectorAll(`[data-field="root_${name}"] .field__errors li`)).map((li) => li.textContent);
@@ -166,14 +166,14 @@ describe('a keystroke is judged by its field; the form catches up when the membe
     fireEvent.blur(email);
     act(() => email.focus());
     expect(errorsOf('email')).toEqual([rules.message('email', 'pattern')]);
-    fireEvent.change(email, { target: { value: 'taro@example.com' } });
+    fireEvent.input(email, { target: { value: 'taro@example.com' } });
     expect(email.value).toBe('taro@example.com');
     expect(errorsOf('email')).toEqual([rules.message('email', 'pattern')]); // not before the paint
     act(() => vi.advanceTimersToNextFrame()); // the frame: its animation callback queues the verdict
     act(() => vi.advanceTimersByTime(1)); // just after the paint (a 0 ms timeout set in a fake frame is due 1 ms on)
     expect(errorsOf('email')).toEqual([]);
     // no frame comes (a frame out of view): the verdict comes all the same
-    fireEvent.change(email, { target: { value: 'taro@' } });
+    fireEvent.input(email, { target: { value: 'taro@' } });
     act(() => vi.advanceTimersByTime(AFTER_PAINT_BACKSTOP_MS));
     expect(errorsOf('email')).toEqual([rules.message('email', 'pattern')]);
   });
@@ -199,6 +199,23 @@ describe('a keystroke is judged by its field; the form catches up when the membe
     pause();
     expect(onData.mock.lastCall?.[0]).toEqual({ email: 'taro@example.com' });
     expect(email.value).toBe('taro@example.com');
+  });
+
+
+  it('a key leaves the input’s attributes alone (React does not "restore" it: no style to recompute before the paint)', () => {
+    const { email, password } = setup();
+    for (const input of [email, password]) {
+      act(() => input.focus());
+      type(input, 'a'); // the field's first verdict: its template renders once
+      const changed: string[] = [];
+      const watch = new MutationObserver((records) => changed.push(...records.map((record) => record.attributeName!)));
+      watch.observe(input, { attributes: true });
+      for (const value of ['ab', 'abc', 'abcd']) type(input, value);
+      changed.push(...watch.takeRecords().map((record) => record.attributeName!));
+      watch.disconnect();
+      expect(changed).toEqual([]);
+      expect(input.value).toBe('abcd');
+    }
   });
 
   it('a key rewritten by a normaliser keeps the caret where it was typed', () => {

@@ -17,7 +17,7 @@ function setup() {
 /** Focuses and leaves the element, as a member passing through it does (typing `text` first). */
 function leave(element: HTMLElement, text?: string) {
   act(() => element.focus());
-  if (text !== undefined) fireEvent.change(element, { target: { value: text } });
+  if (text !== undefined) fireEvent.input(element, { target: { value: text } });
   fireEvent.blur(element);
   catchUp();
 }

@@ -62,7 +62,7 @@ describe('IME composition in a text field (login form)', () => {
 
   it('commits (normalised) on every keystroke outside composition', () => {
     const { email, onData, committed } = setup();
-    fireEvent.change(email, { target: { value: 'a１' } });
+    fireEvent.input(email, { target: { value: 'a１' } });
     catchUp();
     expect(onData).toHaveBeenCalledTimes(1);
     expect(committed()).toBe('a1');
@@ -71,7 +71,7 @@ describe('IME composition in a text field (login form)', () => {
 
   it('an emptied field is committed as undefined, so the required message applies', () => {
     const { email, committed } = setup({ email: 'x', password: 'secret' });
-    fireEvent.change(email, { target: { value: '' } });
+    fireEvent.input(email, { target: { value: '' } });
     catchUp();
     expect(committed()).toBeUndefined();
   });

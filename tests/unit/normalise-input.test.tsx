@@ -122,7 +122,7 @@ describe('stripEmoji while typing (address_current, purpose_detail, purpose_othe
 
   it('emoji in the phone field are not removed (only toHalfWidth applies there)', async () => {
     const { data, text } = setup();
-    fireEvent.change(text(/^電話番号/), { target: { value: '090😀' } });
+    fireEvent.input(text(/^電話番号/), { target: { value: '090😀' } });
     catchUp();
     expect(data().phone).toBe('090😀');
   });

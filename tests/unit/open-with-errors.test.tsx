@@ -74,7 +74,7 @@ describe('a form opened with stored data a rule now refuses (showErrorsOnOpen)',
     const { onSubmit } = await open({ ...stored(), purpose_detail: tooShort }, true);
     const textarea = screen.getByRole('textbox', { name: /具体的な目的/ });
     const fixed = `${tooShort}です`;
-    fireEvent.change(textarea, { target: { value: fixed } });
+    fireEvent.input(textarea, { target: { value: fixed } });
     catchUp();
     expect(shownErrors()).toEqual([]);
     fireEvent.submit(textarea.closest('form')!);

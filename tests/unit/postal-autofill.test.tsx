@@ -81,7 +81,7 @@ describe('postal code → address (register-profile)', () => {
     catchUp();
     await waitFor(() => expect(address.value).toBe('東京都千代田区千代田'));
     act(() => address.focus());
-    fireEvent.change(address, { target: { value: '東京都千代田区千代田1-1' } });
+    fireEvent.input(address, { target: { value: '東京都千代田区千代田1-1' } });
     fireEvent.blur(address);
     expect(data().address_current).toBe('東京都千代田区千代田1-1');
     expect(address.value).toBe('東京都千代田区千代田1-1');

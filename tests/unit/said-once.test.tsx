@@ -56,7 +56,7 @@ describe('a rule no more typing can meet shows at once', () => {
   const current = 'member@example.com';
   const typeInto = (input: HTMLElement, text: string) => {
     act(() => input.focus());
-    fireEvent.change(input, { target: { value: text } });
+    fireEvent.input(input, { target: { value: text } });
     catchUp();
   };
 
