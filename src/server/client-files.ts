@@ -20,7 +20,7 @@ import { ADMIN_DIST, serveAdminClient } from './admin/client';
 export const CLIENT_SETTINGS_META = 'member-site-settings';
 
 /** Hashed file names change with their content: cache for a year and never revalidate. */
-const IMMUTABLE = 'public, max-age=31536000, immutable';
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 const attr = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 const html = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
