@@ -40,10 +40,16 @@ export function clientPlugins() {
     slimClientPlugin(),
     clientJsonPlugin(),
     postalTownsPlugin(),
-    // .br and .gz beside every asset, served by @fastify/static's preCompressed (ADR 017). The .gz
-    // of the app's code is Zopfli's (gzip's format, about 3.5 % smaller than zlib's best), for a
-    // browser without brotli; the postal data (3 MB of per-prefix files, read on a lookup) keeps
-    // zlib's, which takes a second where Zopfli takes half a minute.
+    ...compressionPlugins(),
+  ];
+}
+
+/** .br and .gz beside every asset, served by @fastify/static's preCompressed (ADR 017). The .gz
+ *  of the app's code is Zopfli's (gzip's format, about 3.5 % smaller than zlib's best), for a
+ *  browser without brotli; the postal data (3 MB of per-prefix files, read on a lookup) keeps
+ *  zlib's, which takes a second where Zopfli takes half a minute. Also the bench's React-only page's. */
+export function compressionPlugins() {
+  return [
     compression({ algorithms: ['brotliCompress'], ...COMPRESSED }),
     compression({ algorithms: [defineAlgorithm(zopfliGzip)], ...COMPRESSED, exclude: [...COMPRESSED.exclude, POSTAL_DATA] }),
     compression({ algorithms: ['gzip'], ...COMPRESSED, include: POSTAL_DATA }),

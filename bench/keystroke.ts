@@ -21,6 +21,7 @@ import { chromium, type Browser, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { codeIn, typeCode, waitForMail } from '../e2e/support/fixtures';
+import { labels, submitText } from '../e2e/support/texts';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './lighthouse';
 import type { Stack } from './stack';
 
@@ -40,13 +41,14 @@ const percentile = (values: number[], p: number) => [...values].sort((a, b) => a
 
 async function reachStep2(page: Page, stack: Stack) {
   const email = `bench-${Date.now()}@example.com`;
+  const step1 = labels('register-email');
   const box = (name: string) => page.getByRole('textbox', { name, exact: true });
   await page.goto(`${stack.appUrl}/user/register`);
-  await box('メールアドレス').fill(email);
-  await box('メールアドレス（確認用）').fill(email);
-  await page.getByRole('button', { name: '認証コードを送信' }).click();
+  await box(step1.email).fill(email);
+  await box(step1.email_confirm).fill(email);
+  await page.getByRole('button', { name: submitText('register-email') }).click();
   await typeCode(page, codeIn(await waitForMail(email, 1, stack.mailUrl)));
-  await page.getByRole('button', { name: '認証コードを登録' }).click();
+  await page.getByRole('button', { name: submitText('register-code') }).click();
   await page.locator('#root_password:enabled').waitFor(); // STEP2 opens once the code is verified
 }
 
@@ -98,7 +100,8 @@ async function typeInto(page: Page, field: string) {
   }
 }
 
-const FIELDS = ['パスワード', '姓（ローマ字）'];
+const STEP2 = labels('register-profile');
+const FIELDS = [STEP2.password, STEP2.last_name_alphabet];
 const PLAIN = (field: string) => `${field} (plain)`;
 
 /** The floor: the same two fields as plain inputs with the app's stylesheets, no script. */

@@ -1,5 +1,5 @@
-// The React-only page (bench/react-only/): built by vite with the app's compression (brotli and
-// gzip files beside each asset) and served by @fastify/static from them, with the app's cache
+// The React-only page (bench/react-only/): built by vite with the app's compression (its brotli and
+// Zopfli gzip files beside each asset) and served by @fastify/static from them, with the app's cache
 // headers, so that Lighthouse compares the login page with React alone on the same terms.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,8 +8,8 @@ import Fastify from 'fastify';
 import fastifyStatic from '@fastify/static';
 import react from '@vitejs/plugin-react';
 import { build } from 'vite';
-import { compression } from 'vite-plugin-compression2';
 import { IMMUTABLE } from '../src/server/client-files';
+import { compressionPlugins } from '../vite.config';
 import { ROOT } from './stack';
 
 export async function startReactOnly(): Promise<{ url: string; stop: () => Promise<void> }> {
@@ -19,7 +19,7 @@ export async function startReactOnly(): Promise<{ url: string; stop: () => Promi
     configFile: false,
     logLevel: 'warn',
     mode: 'production',
-    plugins: [react(), compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024 })],
+    plugins: [react(), ...compressionPlugins()],
     build: { outDir, emptyOutDir: true },
   });
   const app = Fastify();

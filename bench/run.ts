@@ -51,21 +51,24 @@ try {
     const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
     const rows = [];
     const anchor = await startReactOnly();
-    const pages = [
-      ['/user/login', `${stack.appUrl}/user/login`],
-      ['/user/register', `${stack.appUrl}/user/register`],
-      ['React alone (anchor: the login form, no router or form engine)', anchor.url],
-    ];
-    for (const [name, url] of pages) {
-      const runs = [];
-      for (let i = 0; i < RUNS; i++) runs.push(await runLighthouse(url));
-      // A run Lighthouse could not score (it reports 0) is named, and left out of the median.
-      const scored = runs.filter((run) => !run.runtimeError).sort((a, b) => a.performance - b.performance);
-      const result = scored[Math.floor((scored.length - 1) / 2)] ?? runs[0];
-      const runList = runs.map((run) => (run.runtimeError ? `not scored (${run.runtimeError})` : run.performance)).join(', ');
-      rows.push([name, `${result.runtimeError ? 'not scored' : result.performance} (runs: ${runList})`, result.accessibility, ms(result.fcpMs), ms(result.lcpMs), ms(result.tbtMs), result.cls.toFixed(3), result.failedAccessibility.join('; ') || '–']);
+    try {
+      const pages = [
+        ['/user/login', `${stack.appUrl}/user/login`],
+        ['/user/register', `${stack.appUrl}/user/register`],
+        ['React alone (anchor: the login form, no router or form engine)', anchor.url],
+      ];
+      for (const [name, url] of pages) {
+        const runs = [];
+        for (let i = 0; i < RUNS; i++) runs.push(await runLighthouse(url));
+        // A run Lighthouse could not score (it reports 0) is named, and left out of the median.
+        const scored = runs.filter((run) => !run.runtimeError).sort((a, b) => a.performance - b.performance);
+        const result = scored[Math.floor((scored.length - 1) / 2)] ?? runs[0];
+        const runList = runs.map((run) => (run.runtimeError ? `not scored (${run.runtimeError})` : run.performance)).join(', ');
+        rows.push([name, `${result.runtimeError ? 'not scored' : result.performance} (runs: ${runList})`, result.accessibility, ms(result.fcpMs), ms(result.lcpMs), ms(result.tbtMs), result.cls.toFixed(3), result.failedAccessibility.join('; ') || '–']);
+      }
+    } finally {
+      await anchor.stop();
     }
-    await anchor.stop();
     print(`Lighthouse, mobile (simulated slow 4G, 4× CPU), median of ${RUNS} runs; targets: performance ≥ 95, accessibility 100, login FCP ≤ 1.5 s`, table(['page', 'performance', 'accessibility', 'FCP ms', 'LCP ms', 'TBT ms', 'CLS', 'accessibility findings'], rows));
   }
   if (stack && wanted('keys')) {

@@ -6,9 +6,9 @@
 // which re-renders only when the verdict changes; after-key-paint.ts), and is handed to the form
 // once the member pauses or anything may read the form (catch-up.ts). While a composition is in
 // progress (Japanese kana-to-kanji input) the half-typed kana are neither normalised, judged nor
-// committed; the value is committed (normalised) on compositionend. Whenever nothing typed is waiting for the form, the input shows
-// the form's value (a value the form sets itself, e.g. an address filled from a postal code or a
-// rewrite on leaving).
+// committed; the value is committed (normalised) on compositionend. Whenever nothing typed is
+// waiting for the form, the input shows the form's value (a value the form sets itself, e.g. an
+// address filled from a postal code or a rewrite on leaving).
 //
 // Each key is heard by the input's own `input` listener, which keeps the event from React: React's
 // change handling would otherwise "restore" the input after every key (it sets the input's name
