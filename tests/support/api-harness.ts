@@ -123,6 +123,19 @@ async function pgAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
+/** Runs `work` holding the advisory lock between the test schemas' migrations (shared: they run
+ *  side by side) and their drops (exclusive). */
+async function holdingSchemasLock<T>(client: pg.Client, mode: 'shared' | 'exclusive', work: () => Promise<T>): Promise<T> {
+  const fn = mode === 'shared' ? 'pg_advisory_%s_shared' : 'pg_advisory_%s';
+  const call = (verb: string) => client.query(`SELECT ${fn.replace('%s', verb)}(hashtext('member-site-tests:schemas'))`);
+  await call('lock');
+  try {
+    return await work();
+  } finally {
+    await call('unlock');
+  }
+}
+
 /** A migrated, empty database: SQLite in a fresh temp dir, or a fresh PostgreSQL schema. */
 export async function openTestDb(kind: DbKind, { applicationName }: { applicationName?: string } = {}): Promise<TestDb> {
   const dataDir = await mkdtemp(join(tmpdir(), 'member-site-api-'));
@@ -145,35 +158,31 @@ export async function openTestDb(kind: DbKind, { applicationName }: { applicatio
     };
   }
 
-  // A fresh schema, migrated. Twice in CI (2026-11-26, admin-records after operator/inquiries in
-  // the same worker) the migration found its just-created schema gone ("schema t_… does not
-  // exist"), cause not found: a start on a new schema is tried once more, and says so.
-  const fresh = async () => {
-    const pgSchema = `t_${randomBytes(6).toString('hex')}`;
-    const dropSchema = () => pgAdmin((c) => c.query(`DROP SCHEMA IF EXISTS "${pgSchema}" CASCADE`));
-    await pgAdmin((c) => c.query(`CREATE SCHEMA "${pgSchema}"`));
-    const db = openDb({ databaseUrl: PG_URL, dataDir, pgSchema, applicationName, onPoolError: () => {} });
-    try {
-      await migrate(db);
-      return { db, dropSchema };
-    } catch (error) {
-      await db.destroy();
-      await dropSchema();
-      throw error;
-    }
-  };
-  let opened: Awaited<ReturnType<typeof fresh>>;
+  // A fresh schema, migrated. Kysely's migrator looks for its tables through the catalogue of every
+  // schema (has_schema_privilege and pg_get_serial_sequence on each), which fails with "schema t_…
+  // does not exist" when another worker drops its schema during that scan (seen in CI three times,
+  // once on both tries of a retry): a migration holds the schemas lock shared and a drop holds it
+  // exclusively.
+  const pgSchema = `t_${randomBytes(6).toString('hex')}`;
+  const dropSchema = () => pgAdmin((c) => holdingSchemasLock(c, 'exclusive', () => c.query(`DROP SCHEMA IF EXISTS "${pgSchema}" CASCADE`)));
+  let db: Db;
   try {
-    opened = await fresh().catch(async (error: unknown) => {
-      if (!/schema "t_[0-9a-f]+" does not exist/.test(String(error))) throw error;
-      console.warn(`openTestDb: ${String(error)}; trying a new schema once`);
-      return fresh();
+    db = await pgAdmin(async (c) => {
+      await c.query(`CREATE SCHEMA "${pgSchema}"`);
+      const opened = openDb({ databaseUrl: PG_URL, dataDir, pgSchema, applicationName, onPoolError: () => {} });
+      try {
+        await holdingSchemasLock(c, 'shared', () => migrate(opened));
+        return opened;
+      } catch (error) {
+        await opened.destroy();
+        throw error;
+      }
     });
   } catch (error) {
+    await dropSchema();
     await rm(dataDir, { recursive: true, force: true });
     throw error;
   }
-  const { db, dropSchema } = opened;
   return {
     db,
     kind,
