@@ -11,16 +11,25 @@ export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 /** The member the stack seeds, whom the bench logs in. */
 export const DEMO = { email: 'bench@example.com', password: 'Bench-Pass1!' };
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
+/** `count` distinct loopback ports nothing listens on (just now): each is held until all are
+ *  found, so the system cannot hand the same one out twice. */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from({ length: count }, () => {
+      const server = createServer();
+      return new Promise<typeof server>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(0, '127.0.0.1', () => resolve(server));
+      });
+    }),
+  );
+  const ports = servers.map((server) => (server.address() as { port: number }).port);
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
 }
+
+/** A loopback port nothing listens on (just now). */
+export const freePort = async (): Promise<number> => (await freePorts(1))[0];
 
 export async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
   const until = Date.now() + timeoutMs;
@@ -61,7 +70,7 @@ export interface Stack extends Child {
 }
 
 export async function startStack(nodeFlags: string[] = []): Promise<Stack> {
-  const [port, parent, smtp, web] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const [port, parent, smtp, web] = await freePorts(4);
   const dataDir = mkdtempSync(join(tmpdir(), 'member-site-bench-'));
   const child = runTs(
     'src/server/main.ts',
@@ -69,7 +78,16 @@ export async function startStack(nodeFlags: string[] = []): Promise<Stack> {
     nodeFlags,
   );
   const appUrl = `http://127.0.0.1:${port}`;
-  await waitFor(`${appUrl}/user/login`);
+  // A server that cannot start (a port taken meanwhile, say) says so at once, not after the wait.
+  const exited = new Promise<never>((_, reject) => child.process.once('exit', (code) => reject(new Error(`The server exited (${code}) before it answered`))));
+  exited.catch(() => {}); // it exits when stopped, too
+  try {
+    await Promise.race([waitFor(`${appUrl}/user/login`), exited]);
+  } catch (error) {
+    await child.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     ...child,
     appUrl,

@@ -7,7 +7,7 @@
 //   12  No member is locked out by the site's own rules: a carrier address with dots before @ or
 //       in a row, and every phone length registration stores, are accepted wherever they are typed
 //       again; the mailer reaches such an address over SMTP.
-import { freePort } from '../../bench/stack';
+import { freePort, freePorts } from '../../bench/stack';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderMail } from '../../src/server/mail/mailer';
@@ -265,7 +265,7 @@ describe('12 the mailer reaches a carrier address over SMTP', () => {
     }
 
     // The catcher `npm start` embeds (what members' mail goes to by default).
-    const [smtpPort, webPort] = [await freePort(), await freePort()];
+    const [smtpPort, webPort] = await freePorts(2);
     const catcher = await startMailCatcher(smtpPort, webPort);
     try {
       await createMailer(`smtp://127.0.0.1:${smtpPort}`, 'Test <no-reply@example.jp>', 5000, testMailLinks).send(CARRIER, 'passwordChanged', { name: '山田 太郎' });

@@ -15,7 +15,7 @@ import { loadConfig } from '../../src/server/config';
 import { startStack } from '../../src/server/main';
 import { API_MESSAGES, CLIENT_KEY, FakeMailer, PG_URL, SECRET, openTestDb, setUpOrFail, testConfig } from '../support/api-harness';
 import { expectConsoleError } from '../support/fail-on-console-error';
-import { freePort, standInDist } from '../support/stack-start';
+import { freePort, freePorts, standInDist } from '../support/stack-start';
 
 const RETRY = { firstDelayMs: 100, maxDelayMs: 400 };
 const UNAVAILABLE = { error: API_MESSAGES.DB_UNAVAILABLE, code: 'DB_UNAVAILABLE' };
@@ -42,12 +42,13 @@ function databaseUrl(port: number, schema: string, database?: string): string {
 
 /** The stack's environment: every port free, the database at `url`. */
 async function stackConfig(url: string, dataDir: string) {
+  const [port, parent, smtp, web] = await freePorts(4);
   return loadConfig({
     HOST: '127.0.0.1',
-    PORT: String(await freePort()),
-    PARENT_SITE_PORT: String(await freePort()),
-    MAIL_CATCHER_SMTP_PORT: String(await freePort()),
-    MAIL_CATCHER_WEB_PORT: String(await freePort()),
+    PORT: String(port),
+    PARENT_SITE_PORT: String(parent),
+    MAIL_CATCHER_SMTP_PORT: String(smtp),
+    MAIL_CATCHER_WEB_PORT: String(web),
     DATA_DIR: dataDir,
     DATABASE_URL: url,
     CLIENT_KEY,

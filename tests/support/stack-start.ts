@@ -5,10 +5,10 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { freePorts } from '../../bench/stack';
 import { CLIENT_SETTINGS_META } from '../../src/server/client-files';
 import { startMailCatcher } from '../../src/server/mail/catcher';
 import { MANIFEST_PATH } from '../../src/server/route-assets';
@@ -16,14 +16,7 @@ import { codeLength } from '../../src/server/schema-settings';
 import { PG_URL } from './api-harness';
 import { schemaSet } from './schema-messages';
 
-/** A loopback port nothing listens on (just now). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+export { freePort, freePorts } from '../../bench/stack';
 
 /** A stand-in dist/ (ending in '/'): the page and the one script the client files need. */
 export function standInDist(): string {
@@ -64,12 +57,13 @@ export async function createDatabase(): Promise<FreshDatabase> {
 
 /** The environment of one instance: every port free, its own data folder; `extra` on top. */
 export async function instanceEnv(dataDir: string, extra: NodeJS.ProcessEnv = {}): Promise<NodeJS.ProcessEnv> {
+  const [port, parent, smtp, web] = await freePorts(4);
   return {
     HOST: '127.0.0.1',
-    PORT: String(await freePort()),
-    PARENT_SITE_PORT: String(await freePort()),
-    MAIL_CATCHER_SMTP_PORT: String(await freePort()),
-    MAIL_CATCHER_WEB_PORT: String(await freePort()),
+    PORT: String(port),
+    PARENT_SITE_PORT: String(parent),
+    MAIL_CATCHER_SMTP_PORT: String(smtp),
+    MAIL_CATCHER_WEB_PORT: String(web),
     DATA_DIR: dataDir,
     ...extra,
   };
@@ -92,8 +86,7 @@ export interface CaughtMail {
 /** One mail catcher (the project's own, maildev) that several instances mail through
  *  (SMTP_URL), as a deployment's instances share one relay. */
 export async function startSharedCatcher() {
-  const smtpPort = await freePort();
-  const webPort = await freePort();
+  const [smtpPort, webPort] = await freePorts(2);
   const catcher = await startMailCatcher(smtpPort, webPort);
   const all = async () => (await (await fetch(`http://127.0.0.1:${webPort}/email`)).json()) as CaughtMail[];
   return {
