@@ -18,6 +18,7 @@
 // without its paint and without Event Timing. Without Xvfb the bench runs headless and counts the
 // keys typed that have no Event Timing: not presented.
 import { chromium, type Browser, type Page } from '@playwright/test';
+import { pageFunctions } from 'lighthouse/core/lib/page-functions.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { codeIn, typeCode, waitForMail } from '../e2e/support/fixtures';
@@ -136,9 +137,37 @@ async function reachPlainInStep2(page: Page, stack: Stack) {
   );
 }
 
+/** The CPU rates the keys are typed at. */
+const RATES = [1, 4];
+
+/** What a rate makes of this machine, in Lighthouse's BenchmarkIndex (its page function, run in
+ *  the same browser with the same throttling): DevTools calibrates "mid-tier mobile" to 1000 (a
+ *  Pixel 5) and "low-tier mobile" to 264, so a reader can tell which phone "4×" stood for here. */
+export interface DeviceClass {
+  cpu: string;
+  benchmarkIndex: number;
+}
+
+const cpuName = (rate: number) => (rate === 1 ? 'unthrottled' : `${rate}× slower`);
+
+async function deviceClasses(browser: Browser): Promise<DeviceClass[]> {
+  const page = await browser.newPage();
+  try {
+    const cdp = await page.context().newCDPSession(page);
+    const classes: DeviceClass[] = [];
+    for (const rate of RATES) {
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+      classes.push({ cpu: cpuName(rate), benchmarkIndex: Math.round(await page.evaluate<number>(`(${pageFunctions.computeBenchmarkIndex.toString()})()`)) });
+    }
+    return classes;
+  } finally {
+    await page.close();
+  }
+}
+
 async function measureIn(browser: Browser, stack: Stack): Promise<KeystrokeRow[]> {
   const rows: KeystrokeRow[] = [];
-  for (const rate of [1, 4]) {
+  for (const rate of RATES) {
     for (const [name, reach, fields] of [
       ['registration STEP2', reachStep2, FIELDS],
       ['plain <input> in STEP2 (page floor)', reachPlainInStep2, FIELDS.map(PLAIN)],
@@ -154,7 +183,7 @@ async function measureIn(browser: Browser, stack: Stack): Promise<KeystrokeRow[]
       const times = keyDurations(await browser.stopTracing());
       const typed = fields.length * KEYDOWNS_PER_FIELD;
       rows.push({
-        cpu: rate === 1 ? 'unthrottled' : `${rate}× slower`,
+        cpu: cpuName(rate),
         page: name,
         keys: times.length,
         p50Ms: percentile(times, 50),
@@ -187,7 +216,7 @@ async function startDisplay(): Promise<{ display: string; server?: ChildProcess 
 }
 
 /** The rows, and how the browser drew them: on a display (Xvfb or the session's) or headless. */
-export async function measureKeystrokes(stack: Stack): Promise<{ drawnBy: string; rows: KeystrokeRow[] }> {
+export async function measureKeystrokes(stack: Stack): Promise<{ drawnBy: string; rows: KeystrokeRow[]; devices: DeviceClass[] }> {
   const screen = await startDisplay();
   const drawnBy = screen ? `Chromium in a window on X display ${screen.display}${screen.server ? ' (Xvfb)' : ''}` : 'headless Chromium (no Xvfb: keys it did not present are counted)';
   try {
@@ -198,7 +227,7 @@ export async function measureKeystrokes(stack: Stack): Promise<{ drawnBy: string
       env: screen ? { ...process.env, DISPLAY: screen.display } : process.env,
     });
     try {
-      return { drawnBy, rows: await measureIn(browser, stack) };
+      return { drawnBy, rows: await measureIn(browser, stack), devices: await deviceClasses(browser) };
     } finally {
       await browser.close();
     }

@@ -72,11 +72,15 @@ try {
     print(`Lighthouse, mobile (simulated slow 4G, 4× CPU), median of ${RUNS} runs; targets: performance ≥ 95, accessibility 100, login FCP ≤ 1.5 s`, table(['page', 'performance', 'accessibility', 'FCP ms', 'LCP ms', 'TBT ms', 'CLS', 'accessibility findings'], rows));
   }
   if (stack && wanted('keys')) {
-    const { drawnBy, rows: measured } = await measureKeystrokes(stack);
+    const { drawnBy, rows: measured, devices } = await measureKeystrokes(stack);
     const rows = measured.map((row) => [row.cpu, row.page, row.keys, ms(row.p50Ms), ms(row.p95Ms), row.unpresented]);
     print(
       `Keystroke → next paint, registration STEP2 (password and roman-name fields) and, as floors, the same keys in plain inputs beside those fields and on a page of their own; ${drawnBy}; targets (STEP2) p95 ≤ 16 ms / ≤ 20 ms at 4×`,
       table(['CPU', 'page', 'keys', 'p50 ms', 'p95 ms', 'not presented'], rows),
+    );
+    print(
+      "The CPU rates as devices: Lighthouse's BenchmarkIndex in the same browser (DevTools calibrates mid-tier mobile to 1000, low-tier mobile to 264)",
+      table(['CPU', 'BenchmarkIndex'], devices.map((device) => [device.cpu, device.benchmarkIndex])),
     );
   }
   if (stack && wanted('api')) {
