@@ -142,7 +142,8 @@ describe('postal code → address (register-profile)', () => {
     const { user, zip, address, candidateButtons } = setup();
     await user.type(zip, '9999999');
     catchUp();
-    expect(await screen.findByRole('status')).toHaveProperty('textContent', '該当する住所が見つかりませんでした。住所を直接入力してください。');
+    // The live region is there before the lookup answers (empty): wait for what it says.
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('該当する住所が見つかりませんでした。住所を直接入力してください。'));
     expect(address.value).toBe('');
     expect(candidateButtons()).toEqual([]);
   });
@@ -153,7 +154,7 @@ describe('postal code → address (register-profile)', () => {
     });
     await user.type(zip, '1000001');
     catchUp();
-    expect(await screen.findByRole('status')).toHaveProperty('textContent', messages.form.postalFailed);
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe(messages.form.postalFailed));
     expect(address.value).toBe('');
   });
 
