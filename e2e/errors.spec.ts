@@ -6,10 +6,10 @@
 // member to it; the fields keep their messages, none of them an alert. axe passes in each state.
 import { randomUUID } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
-import { test, expect, codeIn, waitForMail } from './support/fixtures';
+import { test, expect, codeIn, typeCode, waitForMail } from './support/fixtures';
 import { expectAccessible } from './support/axe';
 import { expectInParentView, frameSettled, openFramed, type Framed } from './support/framed';
-import { codeSent, labels, messages, pinBox, rulesOf, submitText } from './support/texts';
+import { codeSent, labels, messages, rulesOf, submitText } from './support/texts';
 
 const identity = labels('reset-identity');
 const identityRules = rulesOf('reset-identity');
@@ -126,8 +126,7 @@ test('registration refused: one summary at the top, focused and in view, a link 
   await app.getByRole('button', { name: submitText('register-email') }).click();
   await expect(app.getByRole('status').filter({ hasText: codeSent(messages.register.codeSent, email) })).toBeVisible();
   const code = codeIn(await waitForMail(email));
-  await app.getByLabel(pinBox(1)).click();
-  await page.keyboard.type(code);
+  await typeCode(app, code);
   await app.getByRole('button', { name: submitText('register-code') }).click();
   await expect(app.getByText(messages.register.verified)).toBeVisible();
 

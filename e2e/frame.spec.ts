@@ -1,8 +1,8 @@
-import { test, expect, waitForMail, codeIn } from './support/fixtures';
+import { test, expect, waitForMail, codeIn, typeCode } from './support/fixtures';
 import { E2E } from './support/stack-env';
 import { openFramed } from './support/framed';
 import { expectAccessible } from './support/axe';
-import { format, labels, messages, pinBox, rulesOf, screenTitle, submitText, welcome } from './support/texts';
+import { format, labels, messages, rulesOf, screenTitle, submitText, welcome } from './support/texts';
 
 // The member reads the screen's title; the id appears only in the log (the error React reports).
 const chunkFailed = format(messages.app.chunkFailed, { title: screenTitle('password_reminder') });
@@ -23,8 +23,7 @@ test('the parent site shows the app in its iframe, sized from the height message
   await frame.getByLabel(labels('login').email).fill(member.email);
   await frame.getByLabel(labels('login').password).fill(member.password);
   await frame.getByRole('button', { name: submitText('login'), exact: true }).click();
-  await frame.getByLabel(pinBox(1)).click();
-  await page.keyboard.type(codeIn(await waitForMail(member.email)));
+  await typeCode(frame, codeIn(await waitForMail(member.email)));
   await frame.getByRole('button', { name: submitText('login-code') }).click();
   await expect(frame.getByText(welcome('山田 花子'))).toBeVisible();
 

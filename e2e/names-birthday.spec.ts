@@ -4,11 +4,11 @@
 // meeting the message for 2月30日); the stored record holds the normalised names and YYYY-MM-DD;
 // the info view and edit show them, edit the fixed birthday as text. axe in each state.
 import { randomUUID } from 'node:crypto';
-import { test, expect, waitForMail, codeIn } from './support/fixtures';
+import { test, expect, waitForMail, codeIn, typeCode } from './support/fixtures';
 import { expectAccessible } from './support/axe';
 import { openFramed, PHONE } from './support/framed';
 import { dateBoxes } from './support/register';
-import { codeSent, label, labels, messages, pinBox, rulesOf, submitText } from './support/texts';
+import { codeSent, label, labels, messages, rulesOf, submitText } from './support/texts';
 
 const IVS = '\u{E0100}';
 const profile = labels('register-profile');
@@ -28,8 +28,7 @@ test('register with ﾀﾞｲｽｹ, 辻󠄀, ＴＳＵＪＩ and a three-box bi
   await box(step1.email_confirm).fill(email);
   await app.getByRole('button', { name: submitText('register-email') }).click();
   await expect(app.getByRole('status').filter({ hasText: codeSent(messages.register.codeSent, email) })).toBeVisible();
-  await app.getByLabel(pinBox(1)).click();
-  await page.keyboard.type(codeIn(await waitForMail(email)));
+  await typeCode(app, codeIn(await waitForMail(email)));
   await app.getByRole('button', { name: submitText('register-code') }).click();
   await expect(app.getByText(messages.register.verified)).toBeVisible();
 

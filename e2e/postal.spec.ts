@@ -2,13 +2,12 @@
 // towns lets the member choose (buttons for a few, a labelled select for many), on registration
 // STEP2 and on edit; a code with no match says so beside the field; a whole-village code
 // (「利島村一円」) fills prefecture and village only. axe in each of these states.
-import type { Page } from '@playwright/test';
-import { test, expect, codeIn, waitForMail } from './support/fixtures';
+import { test, expect, codeIn, typeCode, waitForMail } from './support/fixtures';
 import { expectAccessible } from './support/axe';
 import { loginInFrame, openFramed, type Framed } from './support/framed';
 import { E2E } from './support/stack-env';
 import towns from '../src/engine/postal-towns.generated.json' with { type: 'json' };
-import { labels, messages, pinBox, submitText } from './support/texts';
+import { labels, messages, submitText } from './support/texts';
 
 const step1 = labels('register-email');
 const step2 = labels('register-profile');
@@ -24,14 +23,13 @@ const MANY = '452-0961'; // 清須市: dozens of towns
 const NONE = '999-9999';
 const WHOLE_VILLAGE = '100-0301'; // 「利島村一円」
 
-async function verifyInFrame(page: Page, { app }: Framed) {
+async function verifyInFrame({ app }: Framed) {
   const email = `postal-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
   await app.getByRole('textbox', { name: step1.email, exact: true }).fill(email);
   await app.getByRole('textbox', { name: step1.email_confirm, exact: true }).fill(email);
   await app.getByRole('button', { name: submitText('register-email') }).click();
   const code = codeIn(await waitForMail(email));
-  await app.getByLabel(pinBox(1)).click();
-  await page.keyboard.type(code);
+  await typeCode(app, code);
   await app.getByRole('button', { name: submitText('register-code') }).click();
   await expect(app.getByText(messages.register.verified)).toBeVisible();
 }
@@ -39,7 +37,7 @@ async function verifyInFrame(page: Page, { app }: Framed) {
 test('registration STEP2: choose among several towns, a long list in a select, no match said, a whole village fills the village only', async ({ page }) => {
   test.setTimeout(150_000);
   const framed = await openFramed(page, '/register');
-  await verifyInFrame(page, framed);
+  await verifyInFrame(framed);
   const { app } = framed;
   const zip = app.getByRole('textbox', { name: step2.zip_current, exact: true });
   const address = app.getByRole('textbox', { name: step2.address_current, exact: true });

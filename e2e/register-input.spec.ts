@@ -1,11 +1,10 @@
 // Defects 3 and 4 of issue 10 on registration STEP2, at phone size in the parent frame: a click
 // just below a field that gets its error on leaving still lands; a 9th purpose stays ticked.
 import { test, expect } from './support/fixtures';
-import { codeIn, waitForMail } from './support/fixtures';
+import { codeIn, typeCode, waitForMail } from './support/fixtures';
 import { frameSettled, openFramed, type Framed } from './support/framed';
-import type { Page } from '@playwright/test';
 import options from '../schemas/masters/options.json' with { type: 'json' };
-import { labels, messages, pinBox, rulesOf, submitText } from './support/texts';
+import { labels, messages, rulesOf, submitText } from './support/texts';
 
 const profile = rulesOf('register-profile');
 const step1 = labels('register-email');
@@ -13,15 +12,14 @@ const step2 = labels('register-profile');
 
 const newAddress = () => `new-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
 
-async function verifyInFrame(page: Page, framed: Framed) {
+async function verifyInFrame(framed: Framed) {
   const { app } = framed;
   const email = newAddress();
   await app.getByRole('textbox', { name: step1.email, exact: true }).fill(email);
   await app.getByRole('textbox', { name: step1.email_confirm, exact: true }).fill(email);
   await app.getByRole('button', { name: submitText('register-email') }).click();
   const code = codeIn(await waitForMail(email));
-  await app.getByLabel(pinBox(1)).click();
-  await page.keyboard.type(code);
+  await typeCode(app, code);
   await app.getByRole('button', { name: submitText('register-code') }).click();
   await expect(app.getByText(messages.register.verified)).toBeVisible();
   // STEP2 opens and the member goes on at its first field.
@@ -30,7 +28,7 @@ async function verifyInFrame(page: Page, framed: Framed) {
 
 test('clicking a radio right after leaving an empty required field ticks that radio', async ({ page }) => {
   const framed = await openFramed(page, '/register');
-  await verifyInFrame(page, framed);
+  await verifyInFrame(framed);
   const { app } = framed;
   await app.getByRole('textbox', { name: step2.last_name_kanji, exact: true }).fill('佐藤');
   // Leaving the password put its error line above 名: let that line and the frame's new height
@@ -49,7 +47,7 @@ test('clicking a radio right after leaving an empty required field ticks that ra
 
 test('a 9th purpose stays ticked with the 1〜8 message; その他 keeps its text', async ({ page }) => {
   const framed = await openFramed(page, '/register');
-  await verifyInFrame(page, framed);
+  await verifyInFrame(framed);
   const { app } = framed;
   const max = profile.limit('purpose', 'maxItems');
   const others = options.purpose.filter((o) => o.value !== '99');
@@ -66,7 +64,7 @@ test('a 9th purpose stays ticked with the 1〜8 message; その他 keeps its tex
 
 test('a reload keeps the address and STEP2 (never the password or the code) and warns before leaving', async ({ page }) => {
   const framed = await openFramed(page, '/register');
-  await verifyInFrame(page, framed);
+  await verifyInFrame(framed);
   const { app } = framed;
   const email = await app.getByRole('textbox', { name: step1.email, exact: true }).inputValue();
   await app.getByRole('textbox', { name: step2.password, exact: true }).fill('Sample-Pass1!');

@@ -1,6 +1,6 @@
 // Issue 21, point 8 ("Smaller"), at phone size in the parent frame: what the member is told and
 // when. Texts come from messages/ and the schemas (support/texts.ts); axe checks each state.
-import { test, expect, codeIn, waitForMail } from './support/fixtures';
+import { test, expect, codeIn, typeCode, waitForMail } from './support/fixtures';
 import { expectAccessible } from './support/axe';
 import { loginInFrame, myPageLoaded, openFramed, type Framed } from './support/framed';
 import { E2E } from './support/stack-env';
@@ -98,8 +98,7 @@ test('a second code to the same address says the earlier one no longer works, an
   await expectAccessible(page, 'a replacing code sent');
 
   if (first !== second) {
-    await app.getByLabel(pinBox(1)).click();
-    await page.keyboard.type(first);
+    await typeCode(app, first);
     await app.getByRole('button', { name: submitText('register-code') }).click();
     await expect(app.locator('.field__errors').getByText(messages.verification.invalid)).toBeVisible();
   }
