@@ -1,5 +1,5 @@
 // Keystroke → next paint on registration STEP2, as a member types: unthrottled and with the CPU
-// slowed 4× (Chrome DevTools Protocol). A key's time is its interaction's Event Timing duration
+// slowed 4× (Chrome DevTools Protocol), the rates issue 22 sets targets for, and 2× between them. A key's time is its interaction's Event Timing duration
 // (from the keydown to the paint after its keydown/keypress/keyup handlers, as INP counts it),
 // read from Chromium's trace (its `EventTiming` events, category devtools.timeline). The trace has
 // every key, to the microsecond; a PerformanceObserver in the page would get only keys of 16 ms or
@@ -137,8 +137,9 @@ async function reachPlainInStep2(page: Page, stack: Stack) {
   );
 }
 
-/** The CPU rates the keys are typed at. */
-const RATES = [1, 4];
+/** The CPU rates the keys are typed at: issue 22's two, and 2× (about DevTools' mid-tier mobile
+ *  on a machine like this one, where 4× is below it; see DeviceClass). */
+const RATES = [1, 2, 4];
 
 /** What a rate makes of this machine, in Lighthouse's BenchmarkIndex (its page function, run in
  *  the same browser with the same throttling): DevTools calibrates "mid-tier mobile" to 1000 (a
