@@ -1,6 +1,6 @@
 // The app as members meet it: a phone-sized window on the parent site, the app in its iframe.
 import type { Frame, FrameLocator, Locator, Page } from '@playwright/test';
-import { expect, codeIn, waitForMail } from './fixtures';
+import { expect, codeIn, typeCode, waitForMail } from './fixtures';
 import { E2E, type Stack } from './stack-env';
 import { labels, pinBox, submitText, welcome } from './texts';
 
@@ -86,7 +86,8 @@ export async function loginInFrame(page: Page, framed: Framed, member: { email: 
   await expect.poll(async () => (await codeBox.isVisible()) || !/\/user\/login/.test(framed.frame.url())).toBe(true);
   if (!(await codeBox.isVisible())) return;
   const code = codeIn(await waitForMail(member.email, mailCount, stack.mailUrl));
-  await codeBox.click();
-  await page.keyboard.type(code);
-  await app.getByRole('button', { name: submitText('login-code') }).click();
+  // Typed and sent from the keyboard (Enter in the last box sends the code's form), not by taps:
+  // headless Chromium sometimes drops a tap on the framed app, and this is every test's way in.
+  await typeCode(app, code);
+  await page.keyboard.press('Enter');
 }
