@@ -1,10 +1,11 @@
 // Keystroke → next paint on registration STEP2, as a member types: unthrottled and with the CPU
-// slowed 4× (Chrome DevTools Protocol), the rates issue 22 sets targets for, and 2× between them. A key's time is its interaction's Event Timing duration
-// (from the keydown to the paint after its keydown/keypress/keyup handlers, as INP counts it),
-// read from Chromium's trace (its `EventTiming` events, category devtools.timeline). The trace has
-// every key, to the microsecond; a PerformanceObserver in the page would get only keys of 16 ms or
-// more, rounded to 8 ms (too coarse to tell 17 ms from 23 ms), and its own script, run with every
-// key, would be measured with it. So the bench puts no script of its own in the page.
+// slowed 4× (Chrome DevTools Protocol), the rates issue 22 sets targets for, and 2× between them.
+// A key's time is its interaction's Event Timing duration (from the keydown to the paint after its
+// keydown/keypress/keyup handlers, as INP counts it), read from Chromium's trace (its `EventTiming`
+// events, category devtools.timeline). The trace has every key, to the microsecond; a
+// PerformanceObserver in the page would get only keys of 16 ms or more, rounded to 8 ms (too
+// coarse to tell 17 ms from 23 ms), and its own script, run with every key, would be measured with
+// it. So the bench puts no script of its own in the page.
 // Two floors are measured in the same run and browser, with the same keys: plain <input>s (no
 // script) styled by the app's own stylesheets on a page of their own (what the browser itself
 // needs per key), and copies of the two fields' inputs (their attributes, none of their handlers)

@@ -78,17 +78,7 @@ export async function startStack(nodeFlags: string[] = []): Promise<Stack> {
     nodeFlags,
   );
   const appUrl = `http://127.0.0.1:${port}`;
-  // A server that cannot start (a port taken meanwhile, say) says so at once, not after the wait.
-  const exited = new Promise<never>((_, reject) => child.process.once('exit', (code) => reject(new Error(`The server exited (${code}) before it answered`))));
-  exited.catch(() => {}); // it exits when stopped, too
-  try {
-    await Promise.race([waitFor(`${appUrl}/user/login`), exited]);
-  } catch (error) {
-    await child.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-    throw error;
-  }
-  return {
+  const stack: Stack = {
     ...child,
     appUrl,
     mailUrl: `http://127.0.0.1:${web}`,
@@ -98,4 +88,14 @@ export async function startStack(nodeFlags: string[] = []): Promise<Stack> {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  // A server that cannot start (a port taken meanwhile, say) says so at once, not after the wait.
+  const exited = new Promise<never>((_, reject) => child.process.once('exit', (code) => reject(new Error(`The server exited (${code}) before it answered`))));
+  exited.catch(() => {}); // it exits when stopped, too
+  try {
+    await Promise.race([waitFor(`${appUrl}/user/login`), exited]);
+  } catch (error) {
+    await stack.stop();
+    throw error;
+  }
+  return stack;
 }

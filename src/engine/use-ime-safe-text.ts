@@ -86,7 +86,10 @@ export function useImeSafeText<E extends TextElement = HTMLInputElement>(
       onInput.current(event as InputEvent);
     };
     input.addEventListener('input', listener);
-    return () => input.removeEventListener('input', listener);
+    return () => {
+      input.removeEventListener('input', listener);
+      element.current = null;
+    };
   }, []);
 
   const formText = textOf(value);

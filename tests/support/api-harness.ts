@@ -126,13 +126,13 @@ async function pgAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
 /** Runs `work` holding the advisory lock between the test schemas' migrations (shared: they run
  *  side by side) and their drops (exclusive). */
 async function holdingSchemasLock<T>(client: pg.Client, mode: 'shared' | 'exclusive', work: () => Promise<T>): Promise<T> {
-  const fn = mode === 'shared' ? 'pg_advisory_%s_shared' : 'pg_advisory_%s';
-  const call = (verb: string) => client.query(`SELECT ${fn.replace('%s', verb)}(hashtext('member-site-tests:schemas'))`);
-  await call('lock');
+  const [lock, unlock] = mode === 'shared' ? ['pg_advisory_lock_shared', 'pg_advisory_unlock_shared'] : ['pg_advisory_lock', 'pg_advisory_unlock'];
+  const call = (fn: string) => client.query(`SELECT ${fn}(hashtext('member-site-tests:schemas'))`);
+  await call(lock);
   try {
     return await work();
   } finally {
-    await call('unlock');
+    await call(unlock);
   }
 }
 

@@ -201,7 +201,6 @@ describe('a keystroke is judged by its field; the form catches up when the membe
     expect(email.value).toBe('taro@example.com');
   });
 
-
   it('a key leaves the input’s attributes alone (React does not "restore" it: no style to recompute before the paint)', () => {
     const { email, password } = setup();
     for (const input of [email, password]) {
