@@ -37,8 +37,10 @@ import { isBadData, isDatabaseUnavailable } from './db/errors';
 import { TextGuardPlugin } from './db/text-guard';
 import { createRateLimits } from './limits/rate-limits';
 import { installIpLimit } from './limits/ip-limit';
+import { createPasswordGuard } from './limits/password-guard';
 import { sweepRateLimits } from './limits/kysely-store';
 import { createOutbox } from './mail/outbox';
+import { createAttemptNotices } from './mail/attempt-notices';
 import type { Redis } from 'ioredis';
 import { verifyRoutes } from './routes/verify';
 import { answerClientError, closeIfBodyUnread, requestTimeouts } from './transport';
@@ -126,8 +128,8 @@ export interface RouteSummary {
   method: string;
   url: string;
   auth: string;
-  /** Counted against the client IP (credential, code and mail routes). */
-  limited: boolean;
+  /** Which count the route's requests go to (limits/ip-limit.ts), or false. */
+  limited: string | false;
 }
 
 const ROUTES = new WeakMap<FastifyInstance, RouteSummary[]>();
@@ -164,7 +166,7 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
   const routes: RouteSummary[] = [];
   ROUTES.set(app, routes);
   app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) routes.push({ method, url: route.url, auth: route.config?.auth ?? 'none', limited: !!route.config?.limited });
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url, auth: route.config?.auth ?? 'none', limited: route.config?.limited ?? false });
   });
   // Cookies are parsed only where one is read (the trusted-device login), not on every request.
   await app.register(fastifyCookie, { hook: false });
@@ -204,6 +206,14 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
         throw new ApiError('MAIL_FAILED');
       }
     },
+    async touch() {
+      try {
+        await opts.mailer.touch?.();
+      } catch (error) {
+        app.log.error({ err: error }, 'mail relay round trip failed');
+        throw new ApiError('MAIL_FAILED');
+      }
+    },
   };
   const outbox = createOutbox(db, opts.mailer, (message, error) => app.log.warn({ err: error }, message));
   const stopWorker = opts.outboxIntervalMs ? outbox.startWorker(opts.outboxIntervalMs, ready) : undefined;
@@ -215,13 +225,16 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
   });
   const limits = createRateLimits(opts.config.limits, opts.config.codesPerHour, { db, redis: opts.redis, prefix: opts.limitPrefix });
   const sessions = createSessions(db, opts.config);
+  const notices = createAttemptNotices(db, outbox, mailer, opts.config.limits.attemptNoticeDelaySeconds);
   const ctx: AppContext = {
     db,
     mailer,
     outbox,
+    notices,
     sessions,
     limits,
-    codes: createCodes(db, { ...opts.config, secret: opts.secret, codeLength: codeLength(schemas) }, limits, mailer),
+    passwords: createPasswordGuard(limits, opts.config.limits),
+    codes: createCodes(db, { ...opts.config, secret: opts.secret, codeLength: codeLength(schemas) }, limits, mailer, notices),
     config: opts.config,
     secret: opts.secret,
     municipalities: opts.municipalities ?? denshijitiList(),

@@ -6,7 +6,9 @@ import type { Sessions } from './services/sessions';
 import type { Config } from './config';
 import type { Municipality } from '../shared/api-types';
 import type { RateLimits } from './limits/rate-limits';
+import type { PasswordGuard } from './limits/password-guard';
 import type { Outbox } from './mail/outbox';
+import type { AttemptNotices } from './mail/attempt-notices';
 import type { SchemaSet } from '../shared/validation/schema-files';
 
 export type AppConfig = Pick<
@@ -21,9 +23,13 @@ export interface AppContext {
   mailer: Mailer;
   /** Queues durably and retries: for notices and acknowledgements that must not be lost. */
   outbox: Outbox;
+  /** Unrequested notices, combined per address, kind and day (docs/decisions/015). */
+  notices: AttemptNotices;
   codes: Codes;
   sessions: Sessions;
   limits: RateLimits;
+  /** Counts, slows and refuses wrong passwords (limits/password-guard.ts). */
+  passwords: PasswordGuard;
   config: AppConfig;
   /** The denshijiti master (GET /v1/master/denshijiti), fixed at start-up. */
   municipalities: Municipality[];

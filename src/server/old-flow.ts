@@ -24,7 +24,7 @@ export function oldFlow(ctx: AppContext) {
     async mailLink(email: string, network: string): Promise<void> {
       const taken = await isTaken(ctx.db, email);
       await links.issue(email, network, async (key) => {
-        if (taken) return ctx.mailer.send(email, 'registerAttempted');
+        if (taken) return ctx.notices.instead(email, 'registerAttempted');
         // The parent site's page with the old registration screen in its frame, not the bare app.
         const url = inParent(ctx.config.siteTopUrl, `${LINK_ROUTE}?key=${encodeURIComponent(key)}`);
         await ctx.mailer.send(email, 'registerLink', { url, lifetime: lifetimeText(ctx.config.registrationLinkSeconds) });

@@ -18,7 +18,7 @@ import { adminSettingsOf, loadConfig } from '../../src/server/config';
 
 const PASSWORD = 'Kanri-Sora-2025!';
 const PUBLIC_URL = testConfig.publicUrl;
-const LIMITS = { ...testConfig.limits, passwordFailures: 5, codeFailures: 8 };
+const LIMITS = { ...testConfig.limits, passwordFailures: 5, codeFailures: 8, passwordSlowAfter: 3, operatorPasswordCap: 12, operatorRequestsPerHour: 20 };
 const STRANGER = '203.0.113.7';
 
 /** The set-up form's own messages, as the schemas state them (so a reworded message stays tested). */
@@ -346,6 +346,38 @@ describe.each(DATABASES)('back office: accounts and sessions ($name)', ({ kind }
       expect(h.mailer.to(operator.email).filter((m) => m.template === 'operatorLoginCode')).toEqual([]);
       const mine = await login(operator.email);
       expect((await whoAmI(mine.headers)).statusCode).toBe(200);
+    });
+
+    it('R6: wrong passwords from many networks tell the operator once, and past the account-wide cap only networks the operator has logged in from are heard', async () => {
+      const operator = await active();
+      await login(operator.email); // from the office's network (127.0.0.0/24 here)
+      h.mailer.clear();
+      for (let i = 0; i < LIMITS.operatorPasswordCap; i++) expectError(await passwordStep(operator.email, 'Wrong-Pass-1!', `198.18.${i}.1`), 401, 'LOGIN_FAILED');
+      // A network the operator never logged in from is refused now, even with the right password…
+      expectError(await passwordStep(operator.email, PASSWORD, '198.18.250.1'), 429, 'TOO_MANY_ATTEMPTS');
+      expect(h.mailer.to(operator.email).filter((m) => m.template === 'operatorLoginCode')).toEqual([]);
+      // …and the office is never locked out.
+      const mine = await login(operator.email);
+      expect((await whoAmI(mine.headers)).statusCode).toBe(200);
+      const told = h.mailer.to(operator.email).filter((m) => m.template === 'operatorLoginAttempted');
+      expect(told).toHaveLength(1);
+    });
+
+    it('R11: an operator\'s requests count per operator, never per the office\'s IP: one clerk\'s busy hour holds neither a colleague nor the office\'s logins', async () => {
+      const office = '192.0.2.50';
+      const busy = await login((await active('admin')).email);
+      const colleague = await login((await active('admin')).email);
+      const change = (who: { headers: Record<string, string> }) => inject('POST', `/v1/admin/operators/${crypto.randomUUID()}/disable`, undefined, who.headers, office);
+      for (let i = 0; i < LIMITS.operatorRequestsPerHour; i++) expectError(await change(busy), 404, 'NOT_FOUND');
+      expectError(await change(busy), 429, 'TOO_MANY_ATTEMPTS');
+      expectError(await change(colleague), 404, 'NOT_FOUND');
+      // The office's IP is untouched: another operator logs in from it.
+      const other = await active();
+      const { flow, code } = await codeFor(other.email, office);
+      expect((await codeStep(flow, code, office)).statusCode).toBe(200);
+      // The IP's count holds those two login steps, not the 22 changes.
+      const ip = await h.db.selectFrom('rate_limits').select('points').where('key', '=', `ms:ip:${office}`).executeTakeFirst();
+      expect(Number(ip?.points)).toBe(2);
     });
 
     it('a stranger\'s code guesses (no flow, a made-up flow) cost the operator nothing: their code and ceiling stay whole', async () => {

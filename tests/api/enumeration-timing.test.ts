@@ -16,6 +16,11 @@ class SlowMailer extends FakeMailer {
     await new Promise((r) => setTimeout(r, RELAY_MS));
     return super.send(to, template, values);
   }
+
+  override async touch(): Promise<void> {
+    await new Promise((r) => setTimeout(r, RELAY_MS));
+    return super.touch();
+  }
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

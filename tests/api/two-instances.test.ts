@@ -12,9 +12,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { build } from '../../src/server/app';
 import { openDb, type Db } from '../../src/server/db/connect';
 import { DEFAULT_LIMITS } from '../../src/server/limits/rate-limits';
-import { CLIENT_KEY, FakeMailer, Harness, PG_URL, SECRET, expectError, setUpOrFail, testConfig } from '../support/api-harness';
+import { CLIENT_KEY, FakeMailer, Harness, PG_URL, QUICK_LIMITS, SECRET, expectError, setUpOrFail, testConfig } from '../support/api-harness';
 
-const LIMITS = { ...DEFAULT_LIMITS, ipRequests: 1_000_000, passwordFailures: 4 };
+const LIMITS = { ...DEFAULT_LIMITS, ...QUICK_LIMITS, ipRequests: 1_000_000, passwordFailures: 4 };
 
 describe.each([
   { name: 'counters in PostgreSQL', redis: false },

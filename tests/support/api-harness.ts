@@ -33,6 +33,11 @@ export const SECRET = 'test-secret-0c3d5e7f9a1b3c5d7e9f';
 export const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const TRUSTED_COOKIE = 'ms_trusted_device';
 
+/** The slow-down after wrong passwords at a millisecond, and combined notices sent at once: for
+ *  suites that build their own limits from DEFAULT_LIMITS (the slow-down and the combining have
+ *  tests of their own with the real numbers). */
+export const QUICK_LIMITS = { slowStepMs: 1, slowMaxMs: 2, attemptNoticeDelaySeconds: 0 } as const;
+
 export const testConfig: AppConfig = {
   sessionSeconds: 3600,
   sessionMaxSeconds: 43200,
@@ -50,7 +55,13 @@ export const testConfig: AppConfig = {
   registrationLinkSeconds: 86400,
   // Suites send thousands of requests from one address; the per-IP and per-network limits have
   // their own tests (tests/api/rate-limits.test.ts, tests/abuse/).
-  limits: { ...DEFAULT_LIMITS, ipRequests: 1_000_000, mailsPerNetworkHour: 1_000_000, earliestLoginPerNetworkHour: 1_000_000 },
+  limits: {
+    ...DEFAULT_LIMITS,
+    ipRequests: 1_000_000,
+    mailsPerNetworkHour: 1_000_000,
+    earliestLoginPerNetworkHour: 1_000_000,
+    ...QUICK_LIMITS,
+  },
 };
 
 /** What the mails link to and name with the default configuration (no SUPPORT_* set). */
@@ -77,6 +88,10 @@ export class FakeMailer implements Mailer {
   async send(to: string, template: MailTemplate, values: Record<string, string | number> = {}): Promise<void> {
     if (this.failing) throw new Error('SMTP relay unavailable (fake)');
     this.sent.push({ to, template, values });
+  }
+
+  async touch(): Promise<void> {
+    if (this.failing) throw new Error('SMTP relay unavailable (fake)');
   }
 
   /** Mail to `address` in any spelling (the server writes addresses in canonical form). */
@@ -592,9 +607,9 @@ export class Harness {
   }
 
   /** The identity check passes for `identity` → the password-reset code mailed to its address. */
-  async requestResetCode(identity: ResetIdentity): Promise<string> {
+  async requestResetCode(identity: ResetIdentity, headers: Record<string, string | undefined> = {}): Promise<string> {
     const before = this.mailer.to(identity.email).length;
-    const res = await this.requestPasswordReset(identity);
+    const res = await this.requestPasswordReset(identity, headers);
     expect(res.statusCode, res.body).toBe(200);
     const mails = this.mailer.to(identity.email);
     expect(mails).toHaveLength(before + 1);

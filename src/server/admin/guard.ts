@@ -11,6 +11,7 @@ import { isRole, mayDo, type AdminAction } from './permissions';
 import type { AuditActor } from './audit';
 import { ADMIN_COOKIE, CSRF_HEADER, type AdminSettings } from './settings';
 import { tellSessionTimes } from '../auth';
+import type { RateLimits } from '../limits/rate-limits';
 
 /** The operator behind a request, as the guard found it. */
 export type OperatorActor = Extract<AuditActor, { type: 'operator' }> & { sessionTokenHash: string; csrfToken: string; expiresAt: string; endsAt: string };
@@ -24,7 +25,7 @@ declare module 'fastify' {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export function createAdminGuard(db: Db, settings: AdminSettings) {
+export function createAdminGuard(db: Db, settings: AdminSettings, limits: RateLimits) {
   const writeStepMs = Math.min(60_000, settings.sessionSeconds * 100);
 
   async function operatorOf(request: FastifyRequest): Promise<OperatorActor> {
@@ -72,6 +73,9 @@ export function createAdminGuard(db: Db, settings: AdminSettings) {
         if (typeof sent !== 'string' || !sameText(sent, operator.csrfToken)) throw new ApiError('CSRF_INVALID');
       }
       if (!mayDo(operator.role, action)) throw new ApiError('FORBIDDEN');
+      // Routes that change or mail count per operator, never per the office's shared IP
+      // (docs/decisions/015): one clerk's busy hour never holds a colleague.
+      if (request.routeOptions.config.limited === 'operator') await limits.hit('holder', `operator:${operator.id}`);
       request.operator = operator;
     };
   }

@@ -8,7 +8,7 @@ import { adminAuthRoutes } from './routes/auth';
 import { adminRecordRoutes } from './routes/records';
 
 export function adminRoutes(app: FastifyInstance, ctx: AppContext, settings: AdminSettings = DEFAULT_ADMIN_SETTINGS): void {
-  const adminCtx: AdminContext = { ...ctx, admin: { ...createAdminGuard(ctx.db, settings), settings } };
+  const adminCtx: AdminContext = { ...ctx, admin: { ...createAdminGuard(ctx.db, settings, ctx.limits), settings } };
   adminAuthRoutes(app, adminCtx);
   adminRecordRoutes(app, adminCtx);
 }

@@ -269,6 +269,32 @@ const migrations: Record<string, Migration> = {
   '014-back-office': backOfficeMigration,
   // 015 is the operator accounts' (branch i23-accounts).
   '015-back-office-records': recordsMigration,
+  '016-attempt-notices-known-networks': {
+    async up(db: Kysely<unknown>) {
+      // Unrequested notices combined (docs/decisions/015): one row per address, kind and day in
+      // Japan, counting the attempts; the first of the day queues the one mail of that kind,
+      // which says how many there were when it goes out.
+      await db.schema
+        .createTable('attempt_notices')
+        .addColumn('recipient', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('day', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull())
+        .addColumn('mail_id', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('attempt_notices_pk', ['recipient', 'kind', 'day'])
+        .execute();
+      await db.schema.createIndex('attempt_notices_day').on('attempt_notices').column('day').execute();
+      // The requesting networks an operator has logged in from: past the account-wide cap of
+      // wrong passwords only these are heard, so strangers cannot lock the office out.
+      await db.schema
+        .createTable('known_networks')
+        .addColumn('subject', 'text', (c) => c.notNull())
+        .addColumn('network', 'text', (c) => c.notNull())
+        .addColumn('last_seen_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('known_networks_pk', ['subject', 'network'])
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

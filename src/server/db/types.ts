@@ -260,6 +260,25 @@ export interface Database {
   audit_log: AuditLogTable;
   application_decisions: ApplicationDecisionsTable;
   inquiry_answers: InquiryAnswersTable;
+  attempt_notices: AttemptNoticesTable;
+  known_networks: KnownNetworksTable;
+}
+
+/** Unrequested notices combined per address, kind and day in Japan (migration 016). */
+export interface AttemptNoticesTable {
+  recipient: string;
+  kind: string;
+  day: string;
+  attempts: number;
+  /** The one queued mail of this kind and day (mail_outbox.id). */
+  mail_id: string;
+}
+
+/** Requesting networks a subject (`operator:<id>`) has logged in from (migration 016). */
+export interface KnownNetworksTable {
+  subject: string;
+  network: string;
+  last_seen_at: string;
 }
 
 export type User = Selectable<UsersTable>;

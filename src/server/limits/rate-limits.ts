@@ -11,12 +11,28 @@ import { ApiError, type ErrorCode } from '../errors';
 import { KyselyRateLimiter } from './kysely-store';
 
 export interface LimitNumbers {
-  /** Credential, code and mail requests one client IP may make per window. */
+  /** Requests one client IP may make per window to the routes anyone can use blind (a
+   *  registration code for any address, the password-less code, the contact form as a visitor,
+   *  the back office's login); never a member's own credential flow (docs/decisions/015). */
   ipRequests: number;
   ipWindowSeconds: number;
-  /** Wrong passwords in a row on one account (canonical address) before it is held. */
+  /** Wrong passwords in a row for one address from one requesting network before that network
+   *  is refused for that address (the member's own network never pays for a stranger's). */
   passwordFailures: number;
   passwordWindowSeconds: number;
+  /** Address-wide wrong passwords per window after which every further password check for the
+   *  address is slowed down (never refused) and the member is told once a day by mail. */
+  passwordSlowAfter: number;
+  /** The slow-down: the first delay, doubled with each further wrong password, never above the
+   *  ceiling. */
+  slowStepMs: number;
+  slowMaxMs: number;
+  /** Wrong passwords for one operator over every network per window: past it, only networks the
+   *  operator has logged in from are heard (the office cannot be locked out by strangers). */
+  operatorPasswordCap: number;
+  /** Requests with a session to routes that change or mail, per operator (or member on the
+   *  contact form) and hour: sized for a clerk's busiest hour, several times over. */
+  operatorRequestsPerHour: number;
   /** Wrong codes one address may take per purpose and window, over all its flows. */
   codeFailures: number;
   codeWindowSeconds: number;
@@ -26,6 +42,12 @@ export interface LimitNumbers {
   earliestLoginMailsPerDay: number;
   /** Password-less code requests one requesting network may make per hour. */
   earliestLoginPerNetworkHour: number;
+  /** Unrequested notices one address receives per kind and Japan day (attempts to register it,
+   *  to change to it, to log in to it with wrong passwords): each kind at most one mail a day,
+   *  naming how many attempts there were. Fixed at one; here for the arithmetic. */
+  attemptNoticesPerKindPerDay: number;
+  /** How long after the first attempt of the day its notice goes out, counting those since. */
+  attemptNoticeDelaySeconds: number;
   /** Wrong password-reset identities per address and requesting network per hour. */
   identityFailuresPerHour: number;
   /** Contact acknowledgements one address (canonical) receives per day in Japan; inquiries
@@ -38,11 +60,18 @@ export const DEFAULT_LIMITS: LimitNumbers = {
   ipWindowSeconds: 15 * 60,
   passwordFailures: 100,
   passwordWindowSeconds: 24 * 3600,
+  passwordSlowAfter: 10,
+  slowStepMs: 250,
+  slowMaxMs: 4000,
+  operatorPasswordCap: 100,
+  operatorRequestsPerHour: 2000,
   codeFailures: 20,
   codeWindowSeconds: 24 * 3600,
   mailsPerNetworkHour: 60,
-  earliestLoginMailsPerDay: 5,
+  earliestLoginMailsPerDay: 4,
   earliestLoginPerNetworkHour: 10,
+  attemptNoticesPerKindPerDay: 1,
+  attemptNoticeDelaySeconds: 600,
   identityFailuresPerHour: 10,
   acknowledgementsPerDay: 3,
 };
@@ -58,7 +87,13 @@ export interface LimitShape {
 export function limitShapes(numbers: LimitNumbers, codesPerHour: number) {
   return {
     ip: { points: numbers.ipRequests, duration: numbers.ipWindowSeconds, refusal: 'TOO_MANY_ATTEMPTS' },
+    /** Wrong passwords per (address, requesting network), or per trusted device. */
     password: { points: numbers.passwordFailures, duration: numbers.passwordWindowSeconds, refusal: 'TOO_MANY_ATTEMPTS' },
+    /** Wrong passwords per address over every network: counted, never refused (slows down). */
+    passwordAddress: { points: Number.MAX_SAFE_INTEGER, duration: numbers.passwordWindowSeconds, refusal: 'TOO_MANY_ATTEMPTS' },
+    /** Requests with a session to routes that change or mail, per session holder (an operator, never
+     *  the office's IP; a member on the contact form, never the carrier's shared address). */
+    holder: { points: numbers.operatorRequestsPerHour, duration: 3600, refusal: 'TOO_MANY_ATTEMPTS' },
     code: { points: numbers.codeFailures, duration: numbers.codeWindowSeconds, refusal: 'TOO_MANY_ATTEMPTS' },
     /** Code mails per recipient and purpose (CODES_PER_HOUR). */
     recipient: { points: codesPerHour, duration: 3600, refusal: 'CODE_RATE_LIMITED' },
@@ -123,6 +158,20 @@ export function createRateLimits(numbers: LimitNumbers, codesPerHour: number, { 
         throw new ApiError(refusal);
       }
     },
+    /** Counts one more against `key` and says how many it now holds (for counters that slow
+     *  down or tell rather than refuse). */
+    async count(kind: LimitKind, key: string): Promise<number> {
+      try {
+        return (await limiters[kind].consume(key)).consumedPoints;
+      } catch (error) {
+        if (!(error instanceof RateLimiterRes)) throw error;
+        return error.consumedPoints;
+      }
+    },
+    /** How many `key` holds now, counting nothing. */
+    async peek(kind: LimitKind, key: string): Promise<number> {
+      return (await limiters[kind].get(key))?.consumedPoints ?? 0;
+    },
     /** Takes back an attempt that succeeded (or a mail that was never sent). */
     async giveBack(kind: LimitKind, key: string): Promise<void> {
       await limiters[kind].reward(key, 1);
@@ -136,3 +185,10 @@ export function createRateLimits(numbers: LimitNumbers, codesPerHour: number, { 
 }
 
 export type RateLimits = ReturnType<typeof createRateLimits>;
+
+/** The slow-down after `failures` wrong tries when it starts after `after`: `stepMs` for the
+ *  first one past it, doubled for each further one, never above `maxMs` (docs/decisions/015). */
+export function slowDownMs(failures: number, { after, stepMs, maxMs }: { after: number; stepMs: number; maxMs: number }): number {
+  if (failures <= after) return 0;
+  return Math.min(maxMs, stepMs * 2 ** Math.min(30, failures - after - 1));
+}

@@ -17,6 +17,9 @@ export interface MailLinks {
 
 export interface Mailer {
   send(to: string, template: MailTemplate, values?: Record<string, string | number>): Promise<void>;
+  /** A round trip to the relay that sends nothing: the same wait as a send, for an answer that
+   *  must not be told apart from one that mailed (a notice combined with others of the day). */
+  touch?(): Promise<void>;
 }
 
 const escapeHtml = (text: string) =>
@@ -56,6 +59,9 @@ export function createMailer(smtpUrl: string, from: string, timeoutMs: number, l
   return {
     async send(to, template, values) {
       await transport.sendMail({ from, to, ...renderMail(template, values ?? {}, links) });
+    },
+    async touch() {
+      await transport.verify();
     },
   };
 }

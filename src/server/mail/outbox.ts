@@ -51,13 +51,13 @@ export function createOutbox(db: Db, mailer: Mailer, log: (message: string, erro
     deliver,
 
     /** Writes the mail into the queue through `executor` — a transaction, so that the change a
-     *  notice tells of and the notice commit together — and returns its id for deliver(). */
-    async queue(executor: Db, to: string, template: MailTemplate, values: Values = {}): Promise<string> {
-      const id = randomUUID();
+     *  notice tells of and the notice commit together — and returns its id for deliver(). A mail
+     *  given `notBefore` waits for the worker until then (a notice that gathers attempts). */
+    async queue(executor: Db, to: string, template: MailTemplate, values: Values = {}, notBefore?: Date, id: string = randomUUID()): Promise<string> {
       const at = iso(now());
       await executor
         .insertInto('mail_outbox')
-        .values({ id, to_address: to, template, values_json: JSON.stringify(values), next_attempt_at: at, locked_until: null, last_error: null, created_at: at, sent_at: null })
+        .values({ id, to_address: to, template, values_json: JSON.stringify(values), next_attempt_at: notBefore ? iso(notBefore) : at, locked_until: null, last_error: null, created_at: at, sent_at: null })
         .execute();
       return id;
     },

@@ -32,7 +32,7 @@ export const emailChangeVerify: VerifyFlow = {
 };
 
 export function accountRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.post('/v1/user/email/change', { schema: { body: apiBody('api.user-email-change.json') }, config: { auth: 'member', limited: true } }, async (request) => {
+  app.post('/v1/user/email/change', { schema: { body: apiBody('api.user-email-change.json') }, config: { auth: 'member' } }, async (request) => {
     const { email, code } = request.body as { email: string; code: string };
     const member = currentMember(request);
     // The code belongs to the flow (the member's tab) that asked for it, and to the member.
@@ -68,14 +68,13 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext) {
     return { email };
   });
 
-  app.post('/v1/user/withdraw', { schema: { body: apiBody('api.user-withdraw.json') }, config: { auth: 'member', limited: true } }, async (request) => {
+  app.post('/v1/user/withdraw', { schema: { body: apiBody('api.user-withdraw.json') }, config: { auth: 'member' } }, async (request) => {
     const { password, reason = '' } = request.body as { password: string; reason?: string };
     const member = currentMember(request);
-    await ctx.limits.hit('password', member.email);
-    if (!(await verifyPassword(member.password_hash, password))) {
-      throw new ApiError('WRONG_PASSWORD', { password: [messages.api.WRONG_PASSWORD] });
-    }
-    await ctx.limits.reset('password', member.email);
+    // Only the session's holder types here: their wrong passwords count against this member's
+    // withdrawal alone, never against the address's login (docs/decisions/015).
+    const right = await ctx.passwords.attempt({ key: `withdraw:${member.id}` }, async () => ((await verifyPassword(member.password_hash, password)) ? true : undefined));
+    if (!right) throw new ApiError('WRONG_PASSWORD', { password: [messages.api.WRONG_PASSWORD] });
     const at = iso(now());
     const noticeId = await ctx.db.transaction().execute(async (tx) => {
       const done = await tx

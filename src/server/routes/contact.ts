@@ -39,7 +39,7 @@ export function subjectOf(content: string): string {
 }
 
 export function contactRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.post('/v1/contact', { schema: { body: apiBody('api.contact.json') }, config: { auth: 'client-or-member', limited: true } }, async (request) => {
+  app.post('/v1/contact', { schema: { body: apiBody('api.contact.json') }, config: { auth: 'client-or-member', limited: 'visitor' } }, async (request) => {
     const body = request.body as ContactPayload;
     await ctx.checkMasters('api.contact.json', { ...body });
     // A member's inquiry is theirs: their own name and address, whatever the form carried.

@@ -30,7 +30,7 @@ export function oldRegistrationRoutes(app: FastifyInstance, ctx: AppContext) {
     return { email: link.email };
   });
 
-  app.post('/v1/user/register-by-link', { schema: { body: apiBody('api.user-register-by-link.json') }, config: { auth: 'client', limited: true } }, async (request) => {
+  app.post('/v1/user/register-by-link', { schema: { body: apiBody('api.user-register-by-link.json') }, config: { auth: 'client' } }, async (request) => {
     const body = request.body as OldRegistration;
     // The desired municipality is judged against the served denshijiti list (not an option
     // list in the database); the other option lists as everywhere.

@@ -57,7 +57,7 @@ export const passwordChangeVerify: VerifyFlow = {
 };
 
 export function passwordResetRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.post('/v1/user/set-password', { schema: { body: apiBody('api.user-set-password.json') }, config: { auth: 'client', limited: true } }, async (request) => {
+  app.post('/v1/user/set-password', { schema: { body: apiBody('api.user-set-password.json') }, config: { auth: 'client' } }, async (request) => {
     const { email, code, new_password: password } = request.body as { email: string; code: string; new_password: string };
     const { userId } = await useCode(ctx, request, 'password_change', email, code);
     if (!userId) throw new ApiError('CODE_INVALID');
@@ -72,8 +72,9 @@ export function passwordResetRoutes(app: FastifyInstance, ctx: AppContext) {
       await tx.deleteFrom('trusted_devices').where('user_id', '=', userId).execute();
       return ctx.outbox.queue(tx, user.email, 'passwordChanged', { name: `${user.last_name_kanji} ${user.first_name_kanji}` });
     });
-    // The member has proved the mailbox: a hold that wrong passwords put on the address ends.
-    await ctx.limits.reset('password', email);
+    // The member has proved the mailbox: the slow-down that strangers' wrong passwords put on the
+    // address ends (the refusals were only ever per network).
+    await ctx.limits.reset('passwordAddress', email);
     await ctx.outbox.sendQueued(noticeId);
     return { message: 'changed' };
   });

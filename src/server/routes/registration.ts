@@ -29,7 +29,7 @@ export function registrationRoutes(app: FastifyInstance, ctx: AppContext) {
 
   // Two flows, as POST /v1/user/verify: the route schema judges only `flow`, the flow's own
   // payload schema the rest. "link" is the old e-mail authentication screen (docs/decisions/006).
-  app.post('/v1/email/register', { schema: { body: apiParams(ctx.schemas, 'api.email-register-flow.json') }, config: { auth: 'client', limited: true } }, async (request, reply) => {
+  app.post('/v1/email/register', { schema: { body: apiParams(ctx.schemas, 'api.email-register-flow.json') }, config: { auth: 'client', limited: 'ip' } }, async (request, reply) => {
     if ((request.body as { flow?: unknown }).flow === 'link') {
       const { email } = ctx.parse<{ email: string }>('api.email-register-link.json', request.body);
       await old.mailLink(email, requesterOf(request).network);
@@ -44,7 +44,7 @@ export function registrationRoutes(app: FastifyInstance, ctx: AppContext) {
     return { message: 'sent' };
   });
 
-  app.post('/v1/email/verify', { schema: { body: apiBody('api.email-verify.json') }, config: { auth: 'client', limited: true } }, async (request) => {
+  app.post('/v1/email/verify', { schema: { body: apiBody('api.email-verify.json') }, config: { auth: 'client' } }, async (request) => {
     const { code: key, email } = request.body as { code: string; email: string };
     await useCode(ctx, request, 'email_register', email, key);
     // The ticket belongs to the flow that verified the address, as its code did: only that flow
@@ -65,7 +65,7 @@ export function registrationRoutes(app: FastifyInstance, ctx: AppContext) {
     return { email };
   });
 
-  app.post('/v1/user/register', { schema: { body: apiBody('api.user-register.json') }, config: { auth: 'client', limited: true } }, async (request) => {
+  app.post('/v1/user/register', { schema: { body: apiBody('api.user-register.json') }, config: { auth: 'client' } }, async (request) => {
     const body = request.body as Registration;
     await ctx.checkMasters('api.user-register.json', body);
     const { flow } = requesterOf(request);

@@ -9,6 +9,7 @@ import { apiBody, apiResponse } from '../route-schemas';
 import { mailCode, useCode } from '../code-flow';
 import { hashToken } from '../services/secrets';
 import { secondsUntil } from '../services/sessions';
+import { networkOf } from '../limits/requester';
 
 export const TRUSTED_DEVICE_COOKIE = 'ms_trusted_device';
 
@@ -26,18 +27,20 @@ const deviceCookie = (request: FastifyRequest): string | undefined => request.se
 
 /** The active member with these credentials, or LOGIN_FAILED (same answer, same time, whether
  *  the address is unknown or the password wrong). Every try counts before the password is
- *  compared, and a right password ends the run of wrong ones (docs/decisions/015): against the
- *  address, or, from a device this member trusted, against that device alone, so wrong
- *  passwords from elsewhere never hold a member's own device. */
+ *  compared, and a right password ends the run of wrong ones (docs/decisions/015): refused only
+ *  per address and requesting network (a stranger's guesses hold the stranger's network), or,
+ *  from a device this member trusted, per that device alone; address-wide, wrong passwords only
+ *  slow further checks down and tell the member once a day. */
 async function checkCredentials(ctx: AppContext, request: FastifyRequest, { email, password }: Credentials) {
   const user = await activeByEmail(ctx, email);
   const device = deviceCookie(request);
-  const key = user && device && (await ctx.sessions.isTrusted(user.id, device)) ? `device:${hashToken(device)}` : email;
-  await ctx.limits.hit('password', key);
-  const ok = await verifyPassword(user?.password_hash, password);
-  if (!user || !ok) throw new ApiError('LOGIN_FAILED');
-  await ctx.limits.reset('password', key);
-  return user;
+  const trusted = !!(user && device && (await ctx.sessions.isTrusted(user.id, device)));
+  const attempt = trusted
+    ? { key: `device:${hashToken(device!)}` }
+    : { key: `${networkOf(request.ip)}:${email}`, scope: email, tell: user ? (failures: number) => ctx.notices.note(user.email, 'loginAttempted', failures) : undefined };
+  const found = await ctx.passwords.attempt(attempt, async () => ((await verifyPassword(user?.password_hash, password)) && user ? user : undefined));
+  if (!found) throw new ApiError('LOGIN_FAILED');
+  return found;
 }
 
 /** POST /v1/user/verify for login: check the password, then mail a code (routes/verify.ts). */
@@ -59,6 +62,8 @@ export const loginVerify: VerifyFlow = {
 export const loginEmailVerify: VerifyFlow = {
   auth: 'client',
   async handle(ctx, request, reply) {
+    // Anyone can ask this without a credential: it counts against the client's IP (ip-limit.ts).
+    await ctx.limits.hit('ip', request.ip);
     const { email } = ctx.parse<{ email: string }>('api.user-verify-login-email.json', request.body);
     const user = await ctx.db.selectFrom('users').select('id').where('email', '=', email).where('status', '=', 'active').executeTakeFirst();
     const mail = user ? { to: email, template: 'loginCode' as const } : { to: email, template: 'loginUnknownAddress' as const, decoy: true };
@@ -69,7 +74,7 @@ export const loginEmailVerify: VerifyFlow = {
 
 export function userAuthRoutes(app: FastifyInstance, ctx: AppContext) {
 
-  app.post('/v1/user/login', { schema: { body: apiBody('api.user-login.json') }, config: { auth: 'client', limited: true } }, async (request, reply) => {
+  app.post('/v1/user/login', { schema: { body: apiBody('api.user-login.json') }, config: { auth: 'client' } }, async (request, reply) => {
     const body = request.body as Credentials;
     let user: Awaited<ReturnType<typeof checkCredentials>>;
     if (!body.code) {

@@ -25,7 +25,7 @@ const defaultFlow = (body: unknown): VerifyFlowName => (body && typeof body === 
 const isFlowName = (name: unknown): name is VerifyFlowName => typeof name === 'string' && Object.hasOwn(verifyFlows, name);
 
 export function verifyRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.post('/v1/user/verify', { schema: { body: apiParams(ctx.schemas, 'api.user-verify.json') }, config: { auth: 'client-or-member', limited: true } }, async (request, reply) => {
+  app.post('/v1/user/verify', { schema: { body: apiParams(ctx.schemas, 'api.user-verify.json') }, config: { auth: 'client-or-member' } }, async (request, reply) => {
     const name = (request.body as { flow?: unknown } | null)?.flow ?? defaultFlow(request.body);
     if (!isFlowName(name)) throw new ApiError('BAD_REQUEST');
     const flow: VerifyFlow = verifyFlows[name];

@@ -10,6 +10,7 @@ import { hashCode, hashToken, randomToken, sameText } from './secrets';
 import { iso, inSeconds, japanDay, now } from './clock';
 import type { RateLimits } from '../limits/rate-limits';
 import type { Mailer, MailTemplate } from '../mail/mailer';
+import type { AttemptKind, AttemptNotices } from '../mail/attempt-notices';
 
 export type CodePurpose = 'login' | 'email_register' | 'password_change' | 'email_change' | 'operator_login';
 
@@ -28,11 +29,17 @@ export const codeSpace = (length: number) => 10 ** length;
 export interface CodeMail {
   to: string;
   template: MailTemplate;
-  /** For an address that must not be told apart from a free one (already registered): the
-   *  mail is a notice without a code, and the stored code matches no input. Everything else —
-   *  quotas, timing, the answer — is the same as for a real code. */
+  /** For an address that must not be told apart from a free one (already registered): instead
+   *  of a code, an attempt is noted for the day's one combined notice of `template`'s kind
+   *  (mail/attempt-notices.ts), and the stored code matches no input. Everything else — quotas,
+   *  timing (a relay round trip), the answer — is the same as for a real code. */
   decoy?: boolean;
 }
+
+/** Code mails only the member's password or reset identity can cause: not charged to the
+ *  requesting network's budget, so members behind one carrier address never share one
+ *  (docs/decisions/015). The earliest login (no password) is charged as any other. */
+const MEMBER_ONLY: ReadonlySet<CodePurpose> = new Set(['login', 'password_change', 'operator_login']);
 
 /** Who asks: the requesting network the mail budgets count (limits/requester.ts) and the flow
  *  id the client carried, if any. */
@@ -45,18 +52,19 @@ export interface Requester {
  *  earliest login's small one (per address and day), which cannot use up the other. */
 export type CodeBudget = 'standard' | 'earliest';
 
-export function createCodes(db: Db, limits: CodeLimits, rateLimits: RateLimits, mailer: Mailer) {
+export function createCodes(db: Db, limits: CodeLimits, rateLimits: RateLimits, mailer: Mailer, notices: AttemptNotices) {
   const flowHash = (flow: string) => hashToken(`code-flow\n${flow}`);
 
   /** Charges the mail budgets for one code mail, requester first: a network over its budget
-   *  never touches a recipient's. Returns how to take the charge back. */
+   *  never touches a recipient's (mails only a password or identity reach skip the network's).
+   *  Returns how to take the charge back. */
   async function chargeMail(purpose: CodePurpose, email: string, network: string, budget: CodeBudget): Promise<() => Promise<void>> {
     const charged: Array<Parameters<RateLimits['giveBack']>> = [];
     const charge = async (...args: Parameters<RateLimits['hit']>) => {
       await rateLimits.hit(...args);
       charged.push([args[0], args[1]]);
     };
-    await charge('network', network);
+    if (budget === 'earliest' || !MEMBER_ONLY.has(purpose)) await charge('network', network);
     if (budget === 'earliest') {
       await charge('earliestNetwork', network);
       await charge('earliestRecipient', `${email}:${japanDay(now())}`);
@@ -77,7 +85,8 @@ export function createCodes(db: Db, limits: CodeLimits, rateLimits: RateLimits, 
       const refund = await chargeMail(purpose, email, requester.network, budget);
       const code = mail.decoy ? randomUUID() : String(randomInt(0, codeSpace(limits.codeLength))).padStart(limits.codeLength, '0');
       try {
-        await mailer.send(mail.to, mail.template, mail.decoy ? {} : { code, minutes: Math.round(limits.codeTtlSeconds / 60) });
+        if (mail.decoy) await notices.instead(mail.to, mail.template as AttemptKind);
+        else await mailer.send(mail.to, mail.template, { code, minutes: Math.round(limits.codeTtlSeconds / 60) });
       } catch (error) {
         await refund();
         throw error;

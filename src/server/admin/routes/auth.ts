@@ -9,6 +9,7 @@ import { verifyPassword } from '../../services/passwords';
 import { iso, now } from '../../services/clock';
 import { networkOf } from '../../limits/requester';
 import type { AdminContext } from '../context';
+import type { Db } from '../../db/connect';
 import { currentOperator, type OperatorActor } from '../guard';
 import { recordAudit, type AuditActor } from '../audit';
 import { clearSessionCookie, openOperatorSession, setSessionCookie } from '../sessions';
@@ -59,6 +60,34 @@ const activeOperator = (ctx: AdminContext, email: string) =>
 
 const OPERATOR_LOGIN = 'operator_login';
 
+/** How long a network an operator logged in from stays theirs for the account-wide cap. */
+const KNOWN_NETWORK_DAYS = 90;
+
+const networkSubject = (operatorId: string) => `operator:${operatorId}`;
+
+/** Whether the operator logged in from `network` within KNOWN_NETWORK_DAYS. */
+async function isKnownNetwork(ctx: AdminContext, operatorId: string, network: string): Promise<boolean> {
+  const since = iso(new Date(now().getTime() - KNOWN_NETWORK_DAYS * 86_400_000));
+  const row = await ctx.db
+    .selectFrom('known_networks')
+    .select('network')
+    .where('subject', '=', networkSubject(operatorId))
+    .where('network', '=', network)
+    .where('last_seen_at', '>', since)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Notes that the operator logged in from `network` (in the login's transaction). */
+async function rememberNetwork(db: Db, operatorId: string, network: string): Promise<void> {
+  const at = iso(now());
+  await db
+    .insertInto('known_networks')
+    .values({ subject: networkSubject(operatorId), network, last_seen_at: at })
+    .onConflict((oc) => oc.columns(['subject', 'network']).doUpdateSet({ last_seen_at: at }))
+    .execute();
+}
+
 /** The operator behind a guarded request as the audit log names them (no session secrets). */
 const auditActor = ({ id, email, name, role }: OperatorActor): AuditActor => ({ type: 'operator', id, email, name, role });
 
@@ -71,14 +100,14 @@ export function adminAuthRoutes(app: FastifyInstance, ctx: AdminContext): void {
   // The set-up link: checked any number of times while it lives (opening the page, a reload),
   // used up by the password it sets.
 
-  app.get('/v1/admin/setup', { config: { limited: true } }, async (request, reply): Promise<SetupLink> => {
+  app.get('/v1/admin/setup', { config: { limited: 'ip' } }, async (request, reply): Promise<SetupLink> => {
     const { key } = (request.query ?? {}) as { key?: unknown };
     const { operator } = await answering(request, () => setupLinkOf(ctx.db, key));
     noStore(reply);
     return { email: operator.email, name: operator.name };
   });
 
-  app.post('/v1/admin/setup', { schema: { body: apiBody('api.admin-setup.json') }, config: { limited: true } }, async (request, reply) => {
+  app.post('/v1/admin/setup', { schema: { body: apiBody('api.admin-setup.json') }, config: { limited: 'ip' } }, async (request, reply) => {
     const { key, password } = request.body as SetupInput;
     await answering(request, () => completeSetup(ctx.db, key, password, request.ip));
     return reply.code(204).send();
@@ -87,27 +116,33 @@ export function adminAuthRoutes(app: FastifyInstance, ctx: AdminContext): void {
   // ---------------------------------------------------------------------------------------------
   // Login: the password, then a code mailed to the operator every time.
 
-  app.post('/v1/admin/login', { schema: { body: apiBody('api.admin-login.json') }, config: { limited: true } }, async (request, reply): Promise<LoginStarted> => {
+  app.post('/v1/admin/login', { schema: { body: apiBody('api.admin-login.json') }, config: { limited: 'ip' } }, async (request, reply): Promise<LoginStarted> => {
     const { email, password } = request.body as LoginInput;
     const network = networkOf(request.ip);
+    const operator = await activeOperator(ctx, email);
     // Wrong passwords count per requesting network and address, before the password is compared
     // (parallel tries all count): a stranger's guesses hold the stranger's network, never the
-    // operator's own. A password alone opens nothing; the code, whose ceiling is per address,
-    // is reached only through the right password (docs/decisions/015, 030).
-    const key = `operator:${network}:${email}`;
-    await ctx.limits.hit('password', key);
-    const operator = await activeOperator(ctx, email);
+    // operator's own. Over every network they slow further tries down, tell the operator once a
+    // day, and past the account-wide cap only networks the operator has logged in from are heard
+    // (NIST SP 800-63B-4 §3.2.2), so the office is never locked out. A password alone opens
+    // nothing; the code or passkey is reached only through it (docs/decisions/015, 030).
+    const scope = `operator:${email}`;
+    if ((await ctx.limits.peek('passwordAddress', scope)) >= ctx.config.limits.operatorPasswordCap && !(operator && (await isKnownNetwork(ctx, operator.id, network)))) {
+      throw new ApiError('TOO_MANY_ATTEMPTS');
+    }
     // The same answer, after the same work, for an unknown address, an operator not yet set up
     // or disabled, and a wrong password.
-    const ok = await verifyPassword(operator?.password_hash ?? undefined, password);
-    if (!operator || !ok) throw new ApiError('LOGIN_FAILED');
-    await ctx.limits.reset('password', key);
-    const flow = await ctx.codes.issue(OPERATOR_LOGIN, operator.email, null, { to: operator.email, template: 'operatorLoginCode' }, { network, flow: undefined });
+    const found = await ctx.passwords.attempt(
+      { key: `operator:${network}:${email}`, scope, tell: operator ? (failures) => ctx.notices.note(operator.email, 'operatorLoginAttempted', failures) : undefined },
+      async () => ((await verifyPassword(operator?.password_hash ?? undefined, password)) && operator ? operator : undefined),
+    );
+    if (!found) throw new ApiError('LOGIN_FAILED');
+    const flow = await ctx.codes.issue(OPERATOR_LOGIN, found.email, null, { to: found.email, template: 'operatorLoginCode' }, { network, flow: undefined });
     noStore(reply);
     return { flow };
   });
 
-  app.post('/v1/admin/login/code', { schema: { body: apiBody('api.admin-login-code.json') }, config: { limited: true } }, async (request, reply): Promise<SessionAnswer> => {
+  app.post('/v1/admin/login/code', { schema: { body: apiBody('api.admin-login-code.json') }, config: { limited: 'ip' } }, async (request, reply): Promise<SessionAnswer> => {
     const { flow, code } = request.body as LoginCodeInput;
     // The flow names the address its code was mailed to (every login starts a new flow, so a
     // flow holds one code); a flow with no live login code is a wrong code that costs nothing
@@ -128,6 +163,7 @@ export function adminAuthRoutes(app: FastifyInstance, ctx: AdminContext): void {
     const session = await ctx.db.transaction().execute(async (tx) => {
       const opened = await openOperatorSession(tx, operator.id, settings);
       await recordAudit(tx, { actor, ip: request.ip, action: 'session.login', target: operator.email });
+      await rememberNetwork(tx, operator.id, networkOf(request.ip));
       return opened;
     });
     setSessionCookie(reply, session);
@@ -173,7 +209,7 @@ export function adminAuthRoutes(app: FastifyInstance, ctx: AdminContext): void {
   });
 
   // Adding and a new link mail: counted per IP as every mailing route is (docs/decisions/015).
-  app.post('/v1/admin/operators', { preValidation: adminGuard('operators.manage'), schema: { body: apiBody('api.admin-operator-add.json') }, config: { limited: true } }, async (request, reply) => {
+  app.post('/v1/admin/operators', { preValidation: adminGuard('operators.manage'), schema: { body: apiBody('api.admin-operator-add.json') }, config: { limited: 'operator' } }, async (request, reply) => {
     const input = request.body as NewOperator;
     const operator = await answering(request, () => addOperator(ctx.db, ctx.mailer, publicUrl, input, change(request)));
     return reply.code(201).send({ operator: listed(operator) });
@@ -185,13 +221,13 @@ export function adminAuthRoutes(app: FastifyInstance, ctx: AdminContext): void {
     return operator;
   };
 
-  app.post('/v1/admin/operators/:id/disable', { preValidation: adminGuard('operators.manage') }, async (request, reply) => {
+  app.post('/v1/admin/operators/:id/disable', { preValidation: adminGuard('operators.manage'), config: { limited: 'operator' } }, async (request, reply) => {
     const operator = await target(request);
     await answering(request, () => disableOperator(ctx.db, operator, change(request)));
     return reply.code(204).send();
   });
 
-  app.post('/v1/admin/operators/:id/setup-link', { preValidation: adminGuard('operators.manage'), config: { limited: true } }, async (request, reply) => {
+  app.post('/v1/admin/operators/:id/setup-link', { preValidation: adminGuard('operators.manage'), config: { limited: 'operator' } }, async (request, reply) => {
     const operator = await target(request);
     await answering(request, () => renewSetupLink(ctx.db, ctx.mailer, publicUrl, operator, change(request)));
     return reply.code(204).send();

@@ -84,7 +84,7 @@ export function adminRecordRoutes(app: FastifyInstance, ctx: AdminContext): void
 
   app.post(
     '/v1/admin/applications/:registerNumber/preview',
-    { preValidation: guard('applications.decide'), config: { limited: true }, schema: { params: params('api.admin-register-number-params.json'), body: apiBody('api.admin-decision.json') } },
+    { preValidation: guard('applications.decide'), config: { limited: 'operator' }, schema: { params: params('api.admin-register-number-params.json'), body: apiBody('api.admin-decision.json') } },
     async (request): Promise<DecisionPreview> => {
       const body = request.body as DecisionInput;
       const { row, mail, notice } = await applications.previewDecision(db, (request.params as { registerNumber: string }).registerNumber, body.decision, body.reason ?? '');
@@ -94,7 +94,7 @@ export function adminRecordRoutes(app: FastifyInstance, ctx: AdminContext): void
 
   app.post(
     '/v1/admin/applications/:registerNumber/decision',
-    { preValidation: guard('applications.decide'), config: { limited: true }, schema: { params: params('api.admin-register-number-params.json'), body: apiBody('api.admin-decision.json') } },
+    { preValidation: guard('applications.decide'), config: { limited: 'operator' }, schema: { params: params('api.admin-register-number-params.json'), body: apiBody('api.admin-decision.json') } },
     async (request): Promise<DecisionAnswer> => {
       const body = request.body as DecisionInput;
       const done = await applications.decideApplication(db, outbox, whoOf(request), (request.params as { registerNumber: string }).registerNumber, body.decision, body.reason ?? '');
@@ -104,7 +104,7 @@ export function adminRecordRoutes(app: FastifyInstance, ctx: AdminContext): void
 
   app.post(
     '/v1/admin/applications/:registerNumber/reversal',
-    { preValidation: guard('applications.reverse'), config: { limited: true }, schema: { params: params('api.admin-register-number-params.json'), body: apiBody('api.admin-reversal.json') } },
+    { preValidation: guard('applications.reverse'), config: { limited: 'operator' }, schema: { params: params('api.admin-register-number-params.json'), body: apiBody('api.admin-reversal.json') } },
     async (request): Promise<DecisionAnswer> => {
       const body = request.body as ReversalInput;
       const done = await applications.reverseDecision(db, outbox, whoOf(request), (request.params as { registerNumber: string }).registerNumber, body.reason);
@@ -118,16 +118,16 @@ export function adminRecordRoutes(app: FastifyInstance, ctx: AdminContext): void
     notices.listNotices(db, pagingOf(request.query as PageQuery)),
   );
 
-  app.post('/v1/admin/notices/preview', { preValidation: guard('notices.send'), config: { limited: true }, schema: { body: apiBody('api.admin-notice.json') } }, async (request) =>
+  app.post('/v1/admin/notices/preview', { preValidation: guard('notices.send'), config: { limited: 'operator' }, schema: { body: apiBody('api.admin-notice.json') } }, async (request) =>
     notices.previewNotice(db, request.body as NoticeInput),
   );
 
-  app.post('/v1/admin/notices', { preValidation: guard('notices.send'), config: { limited: true }, schema: { body: apiBody('api.admin-notice.json') } }, async (request, reply) => {
+  app.post('/v1/admin/notices', { preValidation: guard('notices.send'), config: { limited: 'operator' }, schema: { body: apiBody('api.admin-notice.json') } }, async (request, reply) => {
     const sent = await notices.sendNotice(db, whoOf(request), request.body as NoticeInput);
     return reply.code(201).send(sent);
   });
 
-  app.post('/v1/admin/notices/:id/retract', { preValidation: guard('notices.retract'), config: { limited: true }, schema: { params: params('api.admin-id-params.json') } }, async (request): Promise<NoticeRetracted> => ({
+  app.post('/v1/admin/notices/:id/retract', { preValidation: guard('notices.retract'), config: { limited: 'operator' }, schema: { params: params('api.admin-id-params.json') } }, async (request): Promise<NoticeRetracted> => ({
     notice: await notices.retractNotice(db, whoOf(request), (request.params as { id: string }).id),
   }));
 
@@ -146,7 +146,7 @@ export function adminRecordRoutes(app: FastifyInstance, ctx: AdminContext): void
 
   app.post(
     '/v1/admin/inquiries/:id/answer/preview',
-    { preValidation: guard('inquiries.handle'), config: { limited: true }, schema: { params: params('api.admin-id-params.json'), body: apiBody('api.admin-answer.json') } },
+    { preValidation: guard('inquiries.handle'), config: { limited: 'operator' }, schema: { params: params('api.admin-id-params.json'), body: apiBody('api.admin-answer.json') } },
     async (request): Promise<AnswerPreview> => {
       const preview = await inquiries.previewAnswer(db, (request.params as { id: string }).id, (request.body as AnswerInput).answer);
       return { mail: { to: preview.to.email, name: preview.to.name, ...mailPreview(preview.template, preview.values) } };
@@ -155,7 +155,7 @@ export function adminRecordRoutes(app: FastifyInstance, ctx: AdminContext): void
 
   app.post(
     '/v1/admin/inquiries/:id/answer',
-    { preValidation: guard('inquiries.handle'), config: { limited: true }, schema: { params: params('api.admin-id-params.json'), body: apiBody('api.admin-answer.json') } },
+    { preValidation: guard('inquiries.handle'), config: { limited: 'operator' }, schema: { params: params('api.admin-id-params.json'), body: apiBody('api.admin-answer.json') } },
     async (request, reply) => {
       const done = await inquiries.answerInquiry(db, outbox, whoOf(request), { id: (request.params as { id: string }).id }, (request.body as AnswerInput).answer);
       const answer: AnswerSent = { answer_id: done.answerId, status: 'answered', notice: done.notice ?? null, mail: await tryMail(outbox, done.mailId, done.to.email) };
@@ -165,7 +165,7 @@ export function adminRecordRoutes(app: FastifyInstance, ctx: AdminContext): void
 
   app.post(
     '/v1/admin/inquiries/:id/answers/:answerId/correction/preview',
-    { preValidation: guard('inquiries.handle'), config: { limited: true }, schema: { params: params('api.admin-answer-params.json'), body: apiBody('api.admin-correction.json') } },
+    { preValidation: guard('inquiries.handle'), config: { limited: 'operator' }, schema: { params: params('api.admin-answer-params.json'), body: apiBody('api.admin-correction.json') } },
     async (request): Promise<AnswerPreview> => {
       const body = request.body as CorrectionInput;
       const preview = await inquiries.previewCorrection(db, (request.params as { id: string }).id, body.answer, body.note);
@@ -175,7 +175,7 @@ export function adminRecordRoutes(app: FastifyInstance, ctx: AdminContext): void
 
   app.post(
     '/v1/admin/inquiries/:id/answers/:answerId/correction',
-    { preValidation: guard('inquiries.handle'), config: { limited: true }, schema: { params: params('api.admin-answer-params.json'), body: apiBody('api.admin-correction.json') } },
+    { preValidation: guard('inquiries.handle'), config: { limited: 'operator' }, schema: { params: params('api.admin-answer-params.json'), body: apiBody('api.admin-correction.json') } },
     async (request, reply) => {
       const { id, answerId } = request.params as { id: string; answerId: string };
       const body = request.body as CorrectionInput;
@@ -187,11 +187,11 @@ export function adminRecordRoutes(app: FastifyInstance, ctx: AdminContext): void
 
   app.post(
     '/v1/admin/inquiries/:id/assign',
-    { preValidation: guard('inquiries.handle'), config: { limited: true }, schema: { params: params('api.admin-id-params.json'), body: apiBody('api.admin-assign.json') } },
+    { preValidation: guard('inquiries.handle'), config: { limited: 'operator' }, schema: { params: params('api.admin-id-params.json'), body: apiBody('api.admin-assign.json') } },
     async (request) => inquiries.assignInquiry(db, whoOf(request), (request.params as { id: string }).id, (request.body as AssignInput).operator_id),
   );
 
-  app.post('/v1/admin/inquiries/:id/done', { preValidation: guard('inquiries.handle'), config: { limited: true }, schema: { params: params('api.admin-id-params.json') } }, async (request): Promise<InquiryClosed> => {
+  app.post('/v1/admin/inquiries/:id/done', { preValidation: guard('inquiries.handle'), config: { limited: 'operator' }, schema: { params: params('api.admin-id-params.json') } }, async (request): Promise<InquiryClosed> => {
     const { row, previous } = await inquiries.closeInquiry(db, whoOf(request), { id: (request.params as { id: string }).id });
     return { id: row.id, ticket_no: row.ticket_no, status: 'closed', previous };
   });
