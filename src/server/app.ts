@@ -215,7 +215,7 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
       }
     },
   };
-  const outbox = createOutbox(db, opts.mailer, (message, error) => app.log.warn({ err: error }, message));
+  const outbox = createOutbox(db, opts.mailer, (message, error, level = 'warn') => app.log[level]({ err: error }, message));
   const stopWorker = opts.outboxIntervalMs ? outbox.startWorker(opts.outboxIntervalMs, ready) : undefined;
   // Ended attempt windows are forgotten now and then (the same process that runs the outbox).
   const sweeper = opts.outboxIntervalMs ? setInterval(() => ready() && void sweepRateLimits(db).catch(() => {}), 600_000).unref() : undefined;

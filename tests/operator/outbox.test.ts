@@ -105,14 +105,19 @@ describe.each(DATABASES)('operator: outbox ($name)', ({ kind }) => {
   });
 
   describe("the site's worker claimed the command's mail between its commit and its own try", () => {
-    /** A queued mail, claimed as the worker claims it (locked for two minutes). */
+    /** A queued mail, claimed as the worker claims it (sending, locked for two minutes). */
     async function claimedByWorker(mail: ReturnType<typeof operatorMail>) {
       const id = await mail.queue(h.db, 'race@example.com', 'withdrawn', { name: '山田 花子' });
-      await h.db.updateTable('mail_outbox').set({ locked_until: iso(new Date(Date.now() + 120_000)) }).where('id', '=', id).execute();
+      const at = new Date();
+      await h.db
+        .updateTable('mail_outbox')
+        .set({ status: 'sending', attempt_id: 'worker', send_started_at: iso(at), locked_until: iso(new Date(at.getTime() + 120_000)) })
+        .where('id', '=', id)
+        .execute();
       return id;
     }
     const workerEnds = (id: string, outcome: { sent_at?: string; last_error?: string }) =>
-      setTimeout(() => void h.db.updateTable('mail_outbox').set({ locked_until: null, ...outcome }).where('id', '=', id).execute(), 300);
+      setTimeout(() => void h.db.updateTable('mail_outbox').set({ locked_until: null, status: outcome.sent_at ? 'sent' : 'queued', ...outcome }).where('id', '=', id).execute(), 300);
 
     it('the worker sent it → the command reports it sent', async () => {
       const mail = operatorMail(h.db, h.mailer, 5000);

@@ -38,6 +38,9 @@ describe('operator: the command line', () => {
         'operators list',
         'operators disable <email>',
         'operators link <email>',
+        'outbox uncertain',
+        'outbox resend <id>',
+        'outbox done <id>',
         '--help',
       ]) {
         expect(res.stdout).toContain(syntax);
@@ -57,6 +60,9 @@ describe('operator: the command line', () => {
       'members show',
       'outbox list',
       'outbox retry',
+      'outbox uncertain',
+      'outbox resend',
+      'outbox done',
       'operators list',
       'operators add',
       'operators disable',

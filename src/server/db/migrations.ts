@@ -295,6 +295,30 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  // 017 is the passkeys' (branch passkeys).
+  '018-outbox-send-once': {
+    async up(db: Kysely<unknown>) {
+      // A mail is sent at most once (docs/decisions/016): its state is written before the SMTP
+      // transaction starts, and a send whose claim ran out without a result is set aside as
+      // uncertain for the operator instead of being sent again.
+      // status: queued → sending → sent, or sending → uncertain (→ queued by the operator's
+      // resend, or sent when the operator marks it done). One column per statement: SQLite adds
+      // one column at a time.
+      await db.schema.alterTable('mail_outbox').addColumn('status', 'text', (c) => c.notNull().defaultTo('queued')).execute();
+      await db.schema.alterTable('mail_outbox').addColumn('attempt_id', 'text').execute();
+      await db.schema.alterTable('mail_outbox').addColumn('send_started_at', 'text').execute();
+      await db.schema.alterTable('mail_outbox').addColumn('uncertain_at', 'text').execute();
+      await sql`update mail_outbox set status = 'sent' where sent_at is not null`.execute(db);
+      // A row the previous version had claimed may be in the middle of its send: the sweep sets
+      // it aside like any other claim that runs out.
+      await sql`update mail_outbox set status = 'sending' where sent_at is null and locked_until is not null`.execute(db);
+      // The worker's due mail and the sweep for claims that ran out each read an index range;
+      // uncertain and sent rows are in neither range.
+      await db.schema.dropIndex('mail_outbox_due').execute();
+      await db.schema.createIndex('mail_outbox_status_due').on('mail_outbox').columns(['status', 'next_attempt_at']).execute();
+      await db.schema.createIndex('mail_outbox_status_claim').on('mail_outbox').columns(['status', 'locked_until']).execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -160,7 +160,18 @@ export interface MailOutboxTable {
   last_error: string | null;
   created_at: string;
   sent_at: string | null;
+  /** queued (waits for its next try), sending (claimed; the SMTP transaction may have begun),
+   *  sent, or uncertain (a send whose claim ran out without a result: the operator decides). */
+  status: Generated<MailStatus>;
+  /** The claim of the current or last try; its result is written only by the sender holding it. */
+  attempt_id: string | null;
+  /** When the current or last try began (written before the SMTP transaction starts). */
+  send_started_at: string | null;
+  /** When the row was set aside as uncertain (kept after the operator settles it). */
+  uncertain_at: string | null;
 }
+
+export type MailStatus = 'queued' | 'sending' | 'sent' | 'uncertain';
 
 /** Contact acknowledgements queued per recipient (canonical address) and day in Japan (YYYYMMDD). */
 export interface AcknowledgementCountsTable {

@@ -44,8 +44,7 @@ export function createAttemptNotices(db: Db, outbox: Outbox, mailer: Mailer, del
         .updateTable('mail_outbox')
         .set({ values_json: JSON.stringify({ count: Number(row.attempts) }) })
         .where('id', '=', row.mail_id)
-        .where('sent_at', 'is', null)
-        .where('locked_until', 'is', null)
+        .where('status', '=', 'queued')
         .where('attempts', '=', 0)
         .execute();
       if (first && delaySeconds === 0) return outbox.sendQueued(row.mail_id);

@@ -15,11 +15,24 @@ export interface MailLinks {
   loginUrl: string;
 }
 
+export interface SendOptions {
+  /** A stable key of this mail (the outbox's row id): its Message-ID is made from it, so every
+   *  send of the same row, an operator's resend too, carries the same Message-ID. */
+  key?: string;
+}
+
 export interface Mailer {
-  send(to: string, template: MailTemplate, values?: Record<string, string | number>): Promise<void>;
+  send(to: string, template: MailTemplate, values?: Record<string, string | number>, options?: SendOptions): Promise<void>;
   /** A round trip to the relay that sends nothing: the same wait as a send, for an answer that
    *  must not be told apart from one that mailed (a notice combined with others of the day). */
   touch?(): Promise<void>;
+}
+
+/** `<key@the sender's domain>` (RFC 5322 msg-id); the domain of `from`, whether written as
+ *  `Name <address>` or as a bare address. */
+export function messageIdOf(key: string, from: string): string {
+  const domain = /@([^\s<>@]+)>?\s*$/.exec(from)?.[1] ?? 'localhost';
+  return `<${key}@${domain}>`;
 }
 
 const escapeHtml = (text: string) =>
@@ -57,8 +70,9 @@ export function createMailer(smtpUrl: string, from: string, timeoutMs: number, l
     dnsTimeout: timeoutMs,
   });
   return {
-    async send(to, template, values) {
-      await transport.sendMail({ from, to, ...renderMail(template, values ?? {}, links) });
+    async send(to, template, values, options) {
+      const messageId = options?.key ? messageIdOf(options.key, from) : undefined;
+      await transport.sendMail({ from, to, ...(messageId ? { messageId } : {}), ...renderMail(template, values ?? {}, links) });
     },
     async touch() {
       await transport.verify();
