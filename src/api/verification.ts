@@ -1,6 +1,6 @@
 // The specification's messages for a failed code check, shared by every code-entry screen.
 import messages from '../../messages/ja.json';
-import { ApiFailure } from './client';
+import { ApiFailure, call } from './client';
 
 export function verificationMessage(failure: unknown): string {
   if (!(failure instanceof ApiFailure)) return messages.verification.failed;
@@ -9,3 +9,16 @@ export function verificationMessage(failure: unknown): string {
   if (failure.status >= 500) return messages.verification.server;
   return messages.verification.failed;
 }
+
+/** What a mailed link was for: a registration (STEP1) or a password reset. */
+export type CodeLinkPurpose = 'email_register' | 'password_change';
+
+/** The address a mailed link was for and a fresh code this tab's flow holds (docs/decisions/015). */
+export interface OpenedLink {
+  purpose: CodeLinkPurpose;
+  email: string;
+  code: string;
+}
+
+/** Opens the link mailed beside a code: the answer's flow (X-Code-Flow) becomes this tab's. */
+export const openCodeLink = (key: string) => call<OpenedLink>('post', '/email/link', { auth: 'client', body: { key } });

@@ -6,6 +6,7 @@
 //     └──SEND_FAILED──┘     RESEND ──▶ resending            └──VERIFY_FAILED──▶ sent
 //     ◀────────────────── REDO (from sent or done) ──────────
 //   sending ──NO_CODE_NEEDED──▶ done   (a device the server trusts logs in without a code)
+//   input ──LINKED──▶ sent   (the mail's link opened: the address and a code filled in)
 //
 // Events a state does not expect are ignored, so a double click or a late answer cannot move
 // the flow twice. Pure: the hook (use-coded-flow.ts) runs the effects.
@@ -31,6 +32,8 @@ export type CodedEvent<I, C> =
   | { type: 'SENT'; code?: Partial<C>; replaced?: boolean }
   /** The send was refused: field errors for the input form (or none when a dialog said it). */
   | { type: 'SEND_FAILED'; errors?: FieldErrors }
+  /** The mail's link was opened: the input and the code it gave, as if typed (docs/decisions/015). */
+  | { type: 'LINKED'; input: Partial<I>; code: Partial<C> }
   /** The server let the member through without a code (login on a trusted device). */
   | { type: 'NO_CODE_NEEDED' }
   | { type: 'VERIFY' }
@@ -65,6 +68,8 @@ export function codedFlowReducer<I, C>(state: CodedState<I, C>, event: CodedEven
     case 'SEND_FAILED':
       if (state.phase === 'sending') return { ...state, phase: 'input', inputErrors: event.errors };
       return state.phase === 'resending' ? { ...state, phase: 'sent' } : state;
+    case 'LINKED':
+      return state.phase === 'input' ? { ...state, phase: 'sent', input: event.input, code: event.code, inputErrors: undefined, codeErrors: undefined } : state;
     case 'NO_CODE_NEEDED':
       return state.phase === 'sending' ? { ...state, phase: 'done' } : state;
     case 'VERIFY':

@@ -1,11 +1,23 @@
 // The coded-flow machine (coded-flow.ts) with its effects: each screen configures what sending
 // and verifying do and how their failures map to field errors; the hook owns the phase, the
 // busy flag, both error sets, the resend countdown, redo and the read-only input.
-import { useCallback, useMemo, useReducer, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import type { UiSchema } from '@rjsf/utils';
 import type { FieldErrors } from '../shared/validation/field-errors';
 import { codedFlowReducer, initialCodedState, isBusy, showsCode, type CodedState } from './coded-flow';
 import { useCountdown } from './use-countdown';
+import { openCodeLink, type CodeLinkPurpose, type OpenedLink } from '../api/verification';
+
+/** The `key` a mailed link opened this page with, taken off the address so that a reload or the
+ *  back button does not open the used link again. */
+function takeLinkKey(): string | undefined {
+  const url = new URL(window.location.href);
+  const key = url.searchParams.get('key') ?? undefined;
+  if (key === undefined) return undefined;
+  url.searchParams.delete('key');
+  window.history.replaceState(window.history.state, '', url.pathname + url.search + url.hash);
+  return key;
+}
 
 export interface CodedFlowConfig<I, C> {
   /** Sends the code for `input`. Resolves 'no-code' when the server let the member through. */
@@ -27,6 +39,15 @@ export interface CodedFlowConfig<I, C> {
   initialInput?: Partial<I>;
   /** The input form's id: focus returns to its first field when the member starts again. */
   inputFormId: string;
+  /** A flow whose mail carries a link beside the code: opened with `?key=`, the screen asks the
+   *  server for the address and a code, and fills both in as if they had been typed. */
+  link?: {
+    purpose: CodeLinkPurpose;
+    input: (email: string) => Partial<I>;
+    code: (opened: OpenedLink) => Partial<C>;
+    /** The link opened nothing (used, expired, another screen's): tell the member. */
+    failed: (failure: unknown) => void;
+  };
 }
 
 export function useCodedFlow<I extends object, C extends object>(config: CodedFlowConfig<I, C>) {
@@ -93,6 +114,22 @@ export function useCodedFlow<I extends object, C extends object>(config: CodedFl
     window.setTimeout(() => firstField(c.inputFormId)?.focus());
   }, [reset]);
 
+  // A mailed link: once, on opening.
+  useEffect(() => {
+    const link = latest.current.config.link;
+    const key = link ? takeLinkKey() : undefined;
+    if (!link || key === undefined) return;
+    void once(async () => {
+      try {
+        const opened = await openCodeLink(key);
+        if (opened.purpose !== link.purpose) throw new WrongLink();
+        dispatch({ type: 'LINKED', input: link.input(opened.email), code: link.code(opened) });
+      } catch (failure) {
+        link.failed(failure);
+      }
+    });
+  }, [once]);
+
   const readOnly = useReadOnly(config.inputFields, state);
   return {
     state,
@@ -110,6 +147,9 @@ export function useCodedFlow<I extends object, C extends object>(config: CodedFl
     countdown: remaining,
   };
 }
+
+/** A link mailed for another screen's purpose. */
+export class WrongLink extends Error {}
 
 function useReadOnly(fields: string[], state: CodedState<unknown, unknown>): UiSchema | undefined {
   const locked = state.phase !== 'input' && state.phase !== 'sending';

@@ -41,6 +41,8 @@ import { createPasswordGuard } from './limits/password-guard';
 import { sweepRateLimits } from './limits/kysely-store';
 import { createOutbox } from './mail/outbox';
 import { createAttemptNotices } from './mail/attempt-notices';
+import { inParent } from '../shared/parent-link';
+import catalogue from '../../schemas/catalogue.json';
 import type { Redis } from 'ioredis';
 import { verifyRoutes } from './routes/verify';
 import { answerClientError, closeIfBodyUnread, requestTimeouts } from './transport';
@@ -234,7 +236,19 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
     sessions,
     limits,
     passwords: createPasswordGuard(limits, opts.config.limits),
-    codes: createCodes(db, { ...opts.config, secret: opts.secret, codeLength: codeLength(schemas) }, limits, mailer, notices),
+    codes: createCodes(
+      db,
+      {
+        ...opts.config,
+        secret: opts.secret,
+        codeLength: codeLength(schemas),
+        // The parent site's page with the screen in its frame, as the old flow's link (old-flow.ts).
+        linkUrl: (route, key) => inParent(opts.config.siteTopUrl, `${catalogue.basePath}/${route}?key=${encodeURIComponent(key)}`),
+      },
+      limits,
+      mailer,
+      notices,
+    ),
     config: opts.config,
     secret: opts.secret,
     municipalities: opts.municipalities ?? denshijitiList(),

@@ -308,6 +308,9 @@ describe.each(DATABASES)('abuse: limits cost only their trigger ($name)', ({ kin
     h.flow = undefined;
     const code = await h.requestResetCode({ email: m.email, ...PROFILE }, { 'x-forwarded-for': '192.0.2.10' });
     expect((await h.setPassword(m.email, code, 'After-Reset-Pass-2!', { 'x-forwarded-for': '192.0.2.10' })).statusCode).toBe(200);
+    // The reset ends every network's run of wrong passwords for the address: the new password
+    // works from the shared network at once.
+    expect((await h.post('/v1/user/verify', { email: m.email, password: 'After-Reset-Pass-2!' }, { 'x-forwarded-for': '192.0.2.10' })).statusCode).toBe(200);
   });
 });
 
@@ -444,5 +447,107 @@ describe.each(DATABASES)('abuse: what others can make the site mail one member i
     } finally {
       await slow.close();
     }
+  });
+});
+
+describe.each(DATABASES)('abuse: the mailbox\'s owner always gets through, by the link beside the code ($name)', ({ kind }) => {
+  let h: Harness;
+  setUpOrFail(async () => {
+    h = await Harness.start(kind, { config: { limits: { ...DEFAULT_LIMITS, ...QUICK_LIMITS, ipRequests: 1_000_000, mailsPerNetworkHour: 1_000_000 } } });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+  afterEach(() => {
+    h.flow = undefined;
+    h.mailer.clear();
+  });
+
+  /** The key of the link in the latest mail to `email`, checked to open `route` in the parent site. */
+  const linkKey = (email: string, route: string) => {
+    const url = String(h.mailer.to(email).at(-1)?.values.url);
+    const match = new RegExp(`^${testConfig.siteTopUrl.replace(/[.?]/g, '\\$&')}\\?path=/user/${route}\\?key=([A-Za-z0-9_-]{43})$`).exec(url);
+    if (!match) throw new Error(`No ${route} link in ${url}`);
+    return match[1]!;
+  };
+  const openLink = (key: string, headers: Record<string, string | undefined> = {}) => h.post('/v1/email/link', { key }, { ...headers, 'x-code-flow': undefined });
+
+  it('R4: whoever knows the birthday and phone spends the address\'s reset ceiling; the member\'s typed code is then refused, and the link in the same mail still resets the password', async () => {
+    const m = await h.createMember(h.uniqueEmail('reset-target'), 'Reset-Target-1!', PROFILE);
+    // The attacker: the identity from five networks, five wrong codes in each flow.
+    for (let round = 0; round < 5; round++) {
+      h.flow = undefined;
+      const from = { 'x-forwarded-for': `198.18.${30 + round}.1` }; // in the attacker's own flow
+      const code = await h.requestResetCode({ email: m.email, ...PROFILE }, from);
+      for (let i = 1; i <= testConfig.codeMaxAttempts; i++) await h.setPassword(m.email, notThe(code, i), 'Attacker-Pass-9!', from);
+    }
+    // The member asks for a code from home: the typed code is over the address's ceiling…
+    h.flow = undefined;
+    const code = await h.requestResetCode({ email: m.email, ...PROFILE }, { 'x-forwarded-for': '192.0.2.10' });
+    const memberFlow = h.flow;
+    expectError(await h.setPassword(m.email, code, 'Member-New-Pass-3!', { 'x-forwarded-for': '192.0.2.10' }), 429, 'TOO_MANY_ATTEMPTS');
+    // …and the link beside it, opened in any tab, gives a fresh code that goes through.
+    const key = linkKey(m.email, 'password_reminder');
+    const opened = await openLink(key);
+    expect(opened.statusCode, opened.body).toBe(200);
+    const answer = opened.json<{ purpose: string; email: string; code: string }>();
+    expect(answer).toMatchObject({ purpose: 'password_change', email: m.email });
+    const linkFlow = opened.headers['x-code-flow'] as string;
+    expect(linkFlow).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(linkFlow).not.toBe(memberFlow);
+    const set = await h.setPassword(m.email, answer.code, 'Member-New-Pass-3!', { 'x-code-flow': linkFlow });
+    expect(set.statusCode, set.body).toBe(200);
+    // Used once: the same link again, or a made-up one, opens nothing.
+    expectError(await openLink(key), 400, 'CODE_LINK_INVALID');
+    expectError(await openLink('A'.repeat(43)), 400, 'CODE_LINK_INVALID');
+    expectError(await openLink('short'), 400, 'BAD_REQUEST');
+  });
+
+  it('R3: an attacker spends an address\'s hourly code mails and its daily ceiling of wrong codes; the owner finishes registering within the hour through a link in any mail the address received', async () => {
+    const email = h.uniqueEmail('newcomer');
+    let refused = 0;
+    // The attacker asks for registration codes for the address from their own flows and types
+    // wrong codes into each, until the address's mails are spent.
+    for (let round = 0; round < testConfig.codesPerHour + 2; round++) {
+      h.flow = undefined;
+      const from = { 'x-forwarded-for': `198.18.${40 + (round % 3)}.1` }; // in the attacker's own flows
+      const sent = await h.post('/v1/email/register', { email }, from);
+      if (sent.statusCode === 429) {
+        refused++;
+        continue;
+      }
+      for (let i = 1; i <= testConfig.codeMaxAttempts; i++) await h.post('/v1/email/verify', { email, key: notThe(h.mailer.lastCode(email), i) }, from);
+    }
+    expect(refused).toBeGreaterThan(0);
+    // The owner can get no new code this hour, nor use a typed one (the ceiling is spent)…
+    h.flow = undefined;
+    expectError(await h.post('/v1/email/register', { email }, { 'x-forwarded-for': '192.0.2.20' }), 429, 'CODE_RATE_LIMITED');
+    // …but opens the link in the latest mail the attacker caused, and registers.
+    const opened = await openLink(linkKey(email, 'register'), { 'x-forwarded-for': '192.0.2.20' });
+    expect(opened.statusCode, opened.body).toBe(200);
+    const { code } = opened.json<{ code: string }>();
+    h.flow = opened.headers['x-code-flow'] as string;
+    const verified = await h.post('/v1/email/verify', { email, key: code }, { 'x-forwarded-for': '192.0.2.20' });
+    expect(verified.statusCode, verified.body).toBe(200);
+    const res = await h.register(validRegistration(email, code));
+    expect(res.statusCode, res.body).toBe(200);
+  });
+
+  it('a link counts nothing, lives as long as its code, and opens only what it was mailed for (no link with a login code, none for a taken address)', async () => {
+    const m = await h.createMember(h.uniqueEmail('linkless'), 'Linkless-Pass-1!', PROFILE);
+    h.flow = undefined;
+    await h.requestCode(m);
+    expect(h.mailer.to(m.email).at(-1)?.values.url).toBeUndefined();
+    h.flow = undefined;
+    await h.post('/v1/email/register', { email: m.email }, stranger(50));
+    expect(h.mailer.to(m.email).every((mail) => mail.values.url === undefined)).toBe(true);
+    // A registration link past its code's lifetime opens nothing.
+    const email = h.uniqueEmail('late');
+    h.flow = undefined;
+    await h.post('/v1/email/register', { email }, stranger(51));
+    const key = linkKey(email, 'register');
+    await h.db.updateTable('email_codes').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('email', '=', email).execute();
+    expectError(await openLink(key), 400, 'CODE_LINK_INVALID');
+    expect(await h.db.selectFrom('rate_limits').select('key').where('key', 'like', `%code:%${email}%`).execute()).toEqual([]);
   });
 });

@@ -77,7 +77,7 @@ describe.each(DATABASES)('attempt limits ($name)', ({ kind }) => {
         .filter((r) => r.url.startsWith('/v1/') && r.method !== 'HEAD' && r.limited === by)
         .map((r) => `${r.method} ${r.url}`)
         .sort();
-    expect(of('ip')).toEqual(['GET /v1/admin/setup', 'POST /v1/admin/login', 'POST /v1/admin/login/code', 'POST /v1/admin/setup', 'POST /v1/email/register']);
+    expect(of('ip')).toEqual(['GET /v1/admin/setup', 'POST /v1/admin/login', 'POST /v1/admin/login/code', 'POST /v1/admin/setup', 'POST /v1/email/link', 'POST /v1/email/register']);
     expect(of('visitor')).toEqual(['POST /v1/contact']);
     // Every back-office route that changes or mails counts per operator, never per the office's IP.
     const adminPosts = routesOf(h.app).filter((r) => r.method === 'POST' && r.url.startsWith('/v1/admin/') && !r.url.startsWith('/v1/admin/login') && !r.url.startsWith('/v1/admin/setup'));

@@ -26,6 +26,7 @@ export function serverNumbers(): Record<string, number> {
   return {
     ...config.limits,
     ipWindowMinutes: config.limits.ipWindowSeconds / 60,
+    slowMaxSeconds: config.limits.slowMaxMs / 1000,
     codeTtlMinutes: config.codeTtlSeconds / 60,
     codeMaxAttempts: config.codeMaxAttempts,
     codesPerHour: config.codesPerHour,

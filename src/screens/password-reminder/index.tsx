@@ -44,6 +44,14 @@ export default function PasswordReminderScreen() {
     verify: async (_, { email, code, new_password: password }) => {
       await setPassword(email, code, password);
     },
+    // The link beside the mailed code: the address and a code filled in; the member sets the
+    // new password (docs/decisions/015).
+    link: {
+      purpose: 'password_change',
+      input: (email) => ({ email }),
+      code: ({ email, code }) => ({ email, code }),
+      failed: (failure) => void alert(failure instanceof ApiFailure && failure.message ? failure.message : messages.api.CODE_LINK_INVALID),
+    },
     verifyFailed: async (failure) => {
       if (!(failure instanceof ApiFailure) || failure.isNetwork || failure.isTimeout) return void (await alert(text.network));
       if (CODE_ERRORS.has(failure.code ?? '')) return { code: [verificationMessage(failure)] };

@@ -60,6 +60,17 @@ export function EmailStep({ onVerified, onReset, initialAddress, onAddressChange
       onVerified({ email: answer.email, code: key });
     },
     verifyFailed: (failure) => ({ code: [failure instanceof NoEmail ? messages.verification.noEmail : verificationMessage(failure)] }),
+    // The link beside the mailed code: the address and a code filled in, as if typed
+    // (docs/decisions/015).
+    link: {
+      purpose: 'email_register',
+      input: (email) => {
+        preloadCodeStep();
+        return { email, email_confirm: email };
+      },
+      code: ({ code }) => ({ code }),
+      failed: (failure) => setSendError(failure instanceof ApiFailure && failure.message ? failure.message : messages.api.CODE_LINK_INVALID),
+    },
   });
   const { state, phase } = flow;
   useEffect(() => onAddressChange(state.input), [state.input, onAddressChange]);

@@ -293,6 +293,12 @@ const migrations: Record<string, Migration> = {
         .addColumn('last_seen_at', 'text', (c) => c.notNull())
         .addPrimaryKeyConstraint('known_networks_pk', ['subject', 'network'])
         .execute();
+      // The link mailed beside a registration or password-reset code (256 random bits, kept as a
+      // hash): what the mailbox's owner can always use, whatever strangers spent of the address's
+      // code ceilings (docs/decisions/015).
+      await db.schema.alterTable('email_codes').addColumn('link_hash', 'text').execute();
+      await db.schema.alterTable('email_codes').addColumn('from_link', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema.createIndex('email_codes_link').on('email_codes').column('link_hash').unique().where(sql.ref('link_hash'), 'is not', null).execute();
     },
   },
   // 017 is the passkeys' (branch passkeys).

@@ -42,6 +42,11 @@ export interface EmailCodesTable {
   consumed_at: string | null;
   /** Hash of the flow that asked for the code: only that flow may use it (null: before flows). */
   flow_hash: string | null;
+  /** Hash of the link mailed with the code (registration and password reset, migration 016): the
+   *  mailbox's owner opens it in any tab, and no count of anyone's wrong codes refuses it. */
+  link_hash: Generated<string | null>;
+  /** 1 for a code a mailed link gave its flow (the answer carried it; no ceiling counts it). */
+  from_link: Generated<number>;
 }
 
 export interface TrustedDevicesTable {

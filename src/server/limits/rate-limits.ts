@@ -6,6 +6,7 @@
 // a database write. Redis down, or back empty, loses nothing but that shortcut.
 import type { Redis } from 'ioredis';
 import { RateLimiterRes } from 'rate-limiter-flexible';
+import { sql } from 'kysely';
 import type { Db } from '../db/connect';
 import { ApiError, type ErrorCode } from '../errors';
 import { KyselyRateLimiter } from './kysely-store';
@@ -175,6 +176,22 @@ export function createRateLimits(numbers: LimitNumbers, codesPerHour: number, { 
     /** Takes back an attempt that succeeded (or a mail that was never sent). */
     async giveBack(kind: LimitKind, key: string): Promise<void> {
       await limiters[kind].reward(key, 1);
+    },
+    /** Forgets every count of `kind` whose key ends in `:<suffix>` (a password reset ends the
+     *  wrong-password runs of the address from every network). Reads the keys' index range
+     *  for the kind, not the table. */
+    async forgetEndingIn(kind: LimitKind, suffix: string): Promise<void> {
+      const like = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+      await db
+        .deleteFrom('rate_limits')
+        .where('key', '>=', `${prefix}:${kind}:`)
+        .where('key', '<', `${prefix}:${kind};`)
+        .where(sql<boolean>`key like ${`${like(`${prefix}:${kind}:`)}%:${like(suffix)}`} escape '\\'`)
+        .execute();
+      if (!redis || redis.status !== 'ready') return;
+      const glob = (text: string) => text.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
+      const stream = redis.scanStream({ match: `${glob(`${prefix}:block:${kind}:`)}*:${glob(suffix)}`, count: 500 });
+      for await (const keys of stream as AsyncIterable<string[]>) if (keys.length) await redis.del(...keys).catch(() => 0);
     },
     /** Starts the count afresh (a correct password ends a run of wrong ones). */
     async reset(kind: LimitKind, key: string): Promise<void> {

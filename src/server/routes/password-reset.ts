@@ -72,9 +72,10 @@ export function passwordResetRoutes(app: FastifyInstance, ctx: AppContext) {
       await tx.deleteFrom('trusted_devices').where('user_id', '=', userId).execute();
       return ctx.outbox.queue(tx, user.email, 'passwordChanged', { name: `${user.last_name_kanji} ${user.first_name_kanji}` });
     });
-    // The member has proved the mailbox: the slow-down that strangers' wrong passwords put on the
-    // address ends (the refusals were only ever per network).
+    // The member has proved the mailbox, and the password strangers were guessing is gone: the
+    // slow-down on the address ends, and so does every network's run of wrong passwords for it.
     await ctx.limits.reset('passwordAddress', email);
+    await ctx.limits.forgetEndingIn('password', email);
     await ctx.outbox.sendQueued(noticeId);
     return { message: 'changed' };
   });

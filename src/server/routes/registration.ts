@@ -10,11 +10,11 @@ import { oldFlow } from '../old-flow';
 import { hashCode } from '../services/secrets';
 import { hashPassword } from '../services/passwords';
 import { iso, inSeconds, now } from '../services/clock';
-import { apiBody, apiParams } from '../route-schemas';
+import { apiBody, apiParams, apiResponse } from '../route-schemas';
 import { formsOf } from '../validation';
 import { memberStore } from '../member-store';
 import { mailCode, useCode } from '../code-flow';
-import { requesterOf } from '../limits/requester';
+import { CODE_FLOW_HEADER, requesterOf } from '../limits/requester';
 
 
 const VERIFIED = 'email_register_verified';
@@ -42,6 +42,18 @@ export function registrationRoutes(app: FastifyInstance, ctx: AppContext) {
     const mail = taken ? { to: email, template: 'registerAttempted' as const, decoy: true } : { to: email, template: 'registerCode' as const };
     await mailCode(ctx, request, reply, { purpose: 'email_register', email, userId: null, mail });
     return { message: 'sent' };
+  });
+
+  // The link mailed beside a registration or password-reset code (docs/decisions/015): a new flow
+  // gets a fresh code for the address, which the screen fills in as if it had been typed. Anyone
+  // can send keys blind, so it counts per IP; a link itself counts against nothing.
+  const linkResponse = { 200: apiResponse(ctx.schemas, 'api.code-link-response.json') };
+  app.post('/v1/email/link', { schema: { body: apiParams(ctx.schemas, 'api.code-link.json'), response: linkResponse }, config: { auth: 'client', limited: 'ip' } }, async (request, reply) => {
+    const { key } = request.body as { key: string };
+    const opened = await ctx.codes.openLink(key);
+    reply.header(CODE_FLOW_HEADER, opened.flow);
+    reply.header('cache-control', 'no-store');
+    return { purpose: opened.purpose, email: opened.email, code: opened.code };
   });
 
   app.post('/v1/email/verify', { schema: { body: apiBody('api.email-verify.json') }, config: { auth: 'client' } }, async (request) => {

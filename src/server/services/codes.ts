@@ -20,7 +20,15 @@ export interface CodeLimits {
   codeMaxAttempts: number;
   /** Digits of a code: the schemas' code field says how many (src/server/schema-settings.ts). */
   codeLength: number;
+  /** The address a mailed link opens: the member site's `route` in the parent site, with `key`. */
+  linkUrl: (route: string, key: string) => string;
 }
+
+/** The purposes whose mail carries a link beside the code, and the screen the link opens: the
+ *  ones a stranger who knows no password can start for an address (a registration for any
+ *  address, a reset for whoever knows the birthday and phone), so the mailbox's owner always has
+ *  a way through that no count of wrong codes refuses (docs/decisions/015). */
+export const LINKED_PURPOSES: Partial<Record<CodePurpose, string>> = { email_register: 'register', password_change: 'password_reminder' };
 
 /** How many different codes of `length` digits there are: the denominator of every guessing bound. */
 export const codeSpace = (length: number) => 10 ** length;
@@ -54,6 +62,8 @@ export type CodeBudget = 'standard' | 'earliest';
 
 export function createCodes(db: Db, limits: CodeLimits, rateLimits: RateLimits, mailer: Mailer, notices: AttemptNotices) {
   const flowHash = (flow: string) => hashToken(`code-flow\n${flow}`);
+  const linkHash = (key: string) => hashToken(`code-link\n${key}`);
+  const newCode = () => String(randomInt(0, codeSpace(limits.codeLength))).padStart(limits.codeLength, '0');
 
   /** Charges the mail budgets for one code mail, requester first: a network over its budget
    *  never touches a recipient's (mails only a password or identity reach skip the network's).
@@ -83,10 +93,12 @@ export function createCodes(db: Db, limits: CodeLimits, rateLimits: RateLimits, 
      *  send stores nothing: the earlier code stays valid and no budget is used. */
     async issue(purpose: CodePurpose, email: string, userId: string | null, mail: CodeMail, requester: Requester, budget: CodeBudget = 'standard'): Promise<string> {
       const refund = await chargeMail(purpose, email, requester.network, budget);
-      const code = mail.decoy ? randomUUID() : String(randomInt(0, codeSpace(limits.codeLength))).padStart(limits.codeLength, '0');
+      const code = mail.decoy ? randomUUID() : newCode();
+      const route = mail.decoy ? undefined : LINKED_PURPOSES[purpose];
+      const link = route ? randomToken() : undefined;
       try {
         if (mail.decoy) await notices.instead(mail.to, mail.template as AttemptKind);
-        else await mailer.send(mail.to, mail.template, { code, minutes: Math.round(limits.codeTtlSeconds / 60) });
+        else await mailer.send(mail.to, mail.template, { code, minutes: Math.round(limits.codeTtlSeconds / 60), ...(route && link ? { url: limits.linkUrl(route, link) } : {}) });
       } catch (error) {
         await refund();
         throw error;
@@ -119,10 +131,48 @@ export function createCodes(db: Db, limits: CodeLimits, rateLimits: RateLimits, 
             expires_at: inSeconds(limits.codeTtlSeconds),
             consumed_at: null,
             flow_hash: flowHash(flow),
+            link_hash: link ? linkHash(link) : null,
           })
           .execute();
       });
       return flow;
+    },
+
+    /** Opens a mailed link: spends the code it came with and gives a new flow a fresh code for the
+     *  same address and purpose (mailed to nobody: the answer carries it), as if the code had been
+     *  typed in that flow. Counts nothing: a link is 256 random bits, and only the mailbox's owner
+     *  holds it. Unknown, used or expired: CODE_LINK_INVALID. */
+    async openLink(key: string): Promise<{ purpose: CodePurpose; email: string; code: string; flow: string }> {
+      const row = await db
+        .selectFrom('email_codes')
+        .select(['id', 'purpose', 'email', 'user_id', 'expires_at'])
+        .where('link_hash', '=', linkHash(key))
+        .where('consumed_at', 'is', null)
+        .executeTakeFirst();
+      if (!row || row.expires_at <= iso(now()) || !LINKED_PURPOSES[row.purpose as CodePurpose]) throw new ApiError('CODE_LINK_INVALID');
+      const purpose = row.purpose as CodePurpose;
+      const code = newCode();
+      const flow = randomToken();
+      await db.transaction().execute(async (tx) => {
+        const spent = await tx.updateTable('email_codes').set({ consumed_at: iso(now()) }).where('id', '=', row.id).where('consumed_at', 'is', null).executeTakeFirst();
+        if (Number(spent.numUpdatedRows) !== 1) throw new ApiError('CODE_LINK_INVALID'); // opened twice at once
+        await tx
+          .insertInto('email_codes')
+          .values({
+            id: randomUUID(),
+            purpose,
+            email: row.email,
+            user_id: row.user_id,
+            code_hash: hashCode(limits.secret, purpose, row.email, code),
+            created_at: iso(now()),
+            expires_at: inSeconds(limits.codeTtlSeconds),
+            consumed_at: null,
+            flow_hash: flowHash(flow),
+            from_link: 1,
+          })
+          .execute();
+      });
+      return { purpose, email: row.email, code, flow };
     },
 
     /** Consumes `flow`'s live code for (purpose, email) if `code` matches. Wrong: CODE_INVALID
@@ -171,10 +221,14 @@ export function createCodes(db: Db, limits: CodeLimits, rateLimits: RateLimits, 
 
       // The address's ceiling for this purpose, over all its flows, counted before the code is
       // compared (so parallel guesses all count); a right code takes its try back.
+      // A code a mailed link gave this flow was never guessable from anywhere else (the flow and
+      // the link are 256 random bits each): no ceiling counts it, so the mailbox's owner gets
+      // through whatever strangers spent of it.
       const ceiling = `${purpose}:${email}`;
-      await rateLimits.hit('code', ceiling);
+      const counted = !Number(row.from_link);
+      if (counted) await rateLimits.hit('code', ceiling);
       if (!sameText(row.code_hash, hashCode(limits.secret, purpose, email, code))) throw wrong();
-      await rateLimits.giveBack('code', ceiling);
+      if (counted) await rateLimits.giveBack('code', ceiling);
       const done = await db
         .updateTable('email_codes')
         .set({ consumed_at: iso(now()) })
