@@ -12,6 +12,8 @@ import { ApiError } from './errors';
 import { installAuth } from './auth';
 import { createCodes } from './services/codes';
 import { createSessions } from './services/sessions';
+import { createPasskeys } from './services/passkeys';
+import { passkeyRoutes } from './routes/passkeys';
 import { createServerValidation } from './validation';
 import { installRouteValidation } from './route-schemas';
 import { loadSchemaSet } from '../shared/validation/schema-files';
@@ -220,6 +222,7 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
     mailer,
     outbox,
     sessions,
+    passkeys: createPasskeys(db, opts.config.publicUrl),
     limits,
     codes: createCodes(db, { ...opts.config, secret: opts.secret, codeLength: codeLength(schemas) }, limits, mailer),
     config: opts.config,
@@ -267,6 +270,7 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
 
   healthRoutes(app, ctx);
   userAuthRoutes(app, ctx);
+  passkeyRoutes(app, ctx);
   verifyRoutes(app, ctx);
   userInfoRoutes(app, ctx);
   registrationRoutes(app, ctx);

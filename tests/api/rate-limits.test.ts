@@ -71,10 +71,11 @@ describe.each(DATABASES)('attempt limits ($name)', ({ kind }) => {
     h.mailer.clear();
   });
 
-  it('every POST route is limited per IP, except logout and the session extension (they take only a session token and send nothing)', () => {
-    const posts = routesOf(h.app).filter((r) => r.method === 'POST' && r.url.startsWith('/v1/'));
+  it('every POST route is limited per IP, except logout, the session extension (they take only a session token and send nothing) and the passkeys (nothing to guess, so nothing may hold them; docs/decisions/031)', () => {
+    const posts = routesOf(h.app).filter((r) => r.method === 'POST' && r.url.startsWith('/v1/') && !r.url.includes('passkey'));
     expect(posts.length).toBeGreaterThanOrEqual(9);
     expect(posts.filter((r) => !r.limited).map((r) => r.url)).toEqual(['/v1/user/session/extend', '/v1/user/logout', '/v1/admin/logout', '/v1/admin/operators/:id/disable']);
+    expect(routesOf(h.app).filter((r) => r.url.includes('passkey') && r.limited)).toEqual([]);
   });
 
   it(`per IP: the ${SMALL.ipRequests + 1}th credential request → 429; another IP and other routes are not held`, async () => {

@@ -5,6 +5,7 @@ import { canonicalEmailsMigration } from './canonical-emails-migration';
 import { listIndexesMigration } from './list-indexes-migration';
 import { backOfficeMigration } from './back-office-migration';
 import { recordsMigration } from './records-migration';
+import { passkeysMigration } from './passkeys-migration';
 
 // The profile's columns as migration 001 created them (history: never edited). Fields of the
 // member record added since live in users.attributes (010), so a new field needs no migration.
@@ -269,6 +270,7 @@ const migrations: Record<string, Migration> = {
   '014-back-office': backOfficeMigration,
   // 015 is the operator accounts' (branch i23-accounts).
   '015-back-office-records': recordsMigration,
+  '017-passkeys': passkeysMigration,
 };
 
 export const migrationProvider: MigrationProvider = {
