@@ -10,6 +10,10 @@ import { routesOf } from '../../src/server/app';
 import { DEFAULT_LIMITS } from '../../src/server/limits/rate-limits';
 import { relyingParty } from '../../src/server/services/passkeys';
 import { createSessions } from '../../src/server/services/sessions';
+import { hashPassword } from '../../src/server/services/passwords';
+import { ADMIN_COOKIE } from '../../src/server/admin/settings';
+import { operatorSession, type TestOperator } from '../support/admin-session';
+import { asOperator } from '../support/admin-records';
 
 const { rpID, origin } = relyingParty(testConfig.publicUrl);
 const RP = { rpId: rpID, origin };
@@ -167,5 +171,94 @@ describe.each(DATABASES)('passkeys ($name)', ({ kind }) => {
     expect((await h.withdraw(m.token, { password: m.password })).statusCode).toBe(200);
     expect(await h.db.selectFrom('passkeys').select('id').where('owner_id', '=', m.id).execute()).toEqual([]);
     expectError(await passkeyLogin(authenticator.get(await loginOptions())), 400, 'PASSKEY_FAILED');
+  });
+});
+
+describe.each(DATABASES)('operators\' passkeys: a second factor instead of the mailed code ($name)', ({ kind }) => {
+  let h: Harness;
+  const PASSWORD = 'Office-Pass-7!';
+
+  setUpOrFail(async () => {
+    h = await Harness.start(kind);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  /** An operator with a password and a live session (for their account screen). */
+  async function operator() {
+    const o = await operatorSession(h.db, 'secretariat', '鍵 太郎');
+    await h.db.updateTable('operators').set({ password_hash: await hashPassword(PASSWORD) }).where('id', '=', o.id).execute();
+    return o;
+  }
+  const addFor = async (o: TestOperator, authenticator: SoftAuthenticator, name = '事務所のパソコン') => {
+    const options = await asOperator(h, o, 'POST', '/v1/admin/account/passkeys/options', {});
+    expect(options.statusCode, options.body).toBe(200);
+    return asOperator(h, o, 'POST', '/v1/admin/account/passkeys', { name, response: authenticator.create(options.json()) });
+  };
+  const passwordStep = async (email: string) => {
+    const res = await h.post('/v1/admin/login', { email, password: PASSWORD });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<{ flow: string; passkey: boolean }>();
+  };
+  const passkeyStep = async (flow: string, authenticator: SoftAuthenticator) => {
+    const options = await h.post('/v1/admin/login/passkey/options', { flow });
+    if (options.statusCode !== 200) return options;
+    return h.post('/v1/admin/login/passkey', { flow, response: authenticator.get(options.json()) });
+  };
+  const auditOf = (id: string) => h.db.selectFrom('audit_log').selectAll().where('operator_id', '=', id).orderBy('at').execute();
+
+  it('adds a passkey on their account (audited), then logs in with password + passkey instead of the code (audited), and the flow\'s code is spent', async () => {
+    const o = await operator();
+    expect((await passwordStep(o.email)).passkey).toBe(false);
+    const authenticator = new SoftAuthenticator(RP);
+    const added = await addFor(o, authenticator);
+    expect(added.statusCode, added.body).toBe(201);
+    const listed = await asOperator(h, o, 'GET', '/v1/admin/account/passkeys');
+    expect(listed.json().items).toEqual([{ id: expect.any(String), name: '事務所のパソコン', created_at: expect.any(String), last_used_at: null }]);
+
+    const { flow, passkey } = await passwordStep(o.email);
+    expect(passkey).toBe(true);
+    const code = h.mailer.lastCode(o.email);
+    const res = await passkeyStep(flow, authenticator);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.cookies.some((c) => c.name === ADMIN_COOKIE)).toBe(true);
+    expect(res.json().operator.id).toBe(o.id);
+    expectError(await h.post('/v1/admin/login/code', { flow, code }), 400, 'CODE_INVALID');
+    const entries = await auditOf(o.id);
+    expect(entries.map((e) => e.action)).toEqual(['passkeys.add', 'session.login']);
+    expect(JSON.parse(entries[1]!.detail)).toEqual({ method: 'passkey', passkey: '事務所のパソコン' });
+  });
+
+  it('only after the right password, only the operator\'s own passkey, bound to the flow; removal is audited and ends the passkey', async () => {
+    const o = await operator();
+    const other = await operator();
+    const mine = new SoftAuthenticator(RP);
+    const theirs = new SoftAuthenticator(RP);
+    await addFor(o, mine);
+    await addFor(other, theirs);
+    expectError(await passkeyStep('no-such-flow', mine), 400, 'PASSKEY_FAILED');
+    const { flow } = await passwordStep(o.email);
+    // Options name only this operator's passkey; another operator's passkey answering is refused.
+    const options = await h.post('/v1/admin/login/passkey/options', { flow });
+    expect(options.json().allowCredentials).toEqual([expect.objectContaining({ id: mine.credentials[0]!.id.toString('base64url') })]);
+    expectError(await h.post('/v1/admin/login/passkey', { flow, response: theirs.get(options.json()) }), 400, 'PASSKEY_FAILED');
+    // A challenge bound to another flow is not this flow's.
+    const second = await passwordStep(o.email);
+    const foreign = await h.post('/v1/admin/login/passkey/options', { flow: second.flow });
+    expectError(await h.post('/v1/admin/login/passkey', { flow, response: mine.get(foreign.json()) }), 400, 'PASSKEY_FAILED');
+    // A member's login challenge is no operator's.
+    const memberOptions = await h.post('/v1/user/passkey-login/options', undefined);
+    expectError(await h.post('/v1/admin/login/passkey', { flow, response: mine.get(memberOptions.json()) }), 400, 'PASSKEY_FAILED');
+    // Nor does an operator's passkey log in as a member.
+    expectError(await h.post('/v1/user/passkey-login', { response: mine.get((await h.post('/v1/user/passkey-login/options', undefined)).json()) }), 400, 'PASSKEY_FAILED');
+
+    const [item] = (await asOperator(h, o, 'GET', '/v1/admin/account/passkeys')).json().items as Array<{ id: string }>;
+    expectError(await asOperator(h, other, 'DELETE', `/v1/admin/account/passkeys/${item!.id}`), 404, 'NOT_FOUND');
+    expect((await asOperator(h, o, 'DELETE', `/v1/admin/account/passkeys/${item!.id}`)).statusCode).toBe(204);
+    expect((await auditOf(o.id)).map((e) => e.action)).toEqual(['passkeys.add', 'passkeys.remove']);
+    const third = await passwordStep(o.email);
+    expect(third.passkey).toBe(false);
+    expectError(await passkeyStep(third.flow, mine), 400, 'PASSKEY_FAILED');
   });
 });
