@@ -21,7 +21,7 @@ export const passkeysMigration: Migration = {
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addColumn('last_used_at', 'text')
       .execute();
-    await db.schema.createIndex('passkeys_owner').on('passkeys').columns(['owner_type', 'owner_id', 'created_at']).execute();
+    await db.schema.createIndex('passkeys_owner').on('passkeys').columns(['owner_type', 'owner_id', 'created_at', 'id']).execute();
     await db.schema
       .createTable('webauthn_challenges')
       .addColumn('challenge', 'text', (c) => c.primaryKey())
