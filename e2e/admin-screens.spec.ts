@@ -336,11 +336,11 @@ test('the session warning comes before the idle end with the time left; continui
   await expect(page.getByText(admin.login.ended)).toBeVisible();
 });
 
-test('a municipality sees statistics only', async ({ page }) => {
+test('a municipality sees statistics only (and their own account, for its passkeys)', async ({ page }) => {
   await fakeApi(page, { 'GET /session': (route) => route.fulfill({ json: { ...session, operator: { ...operator, role: 'municipality' } } }) });
   await page.goto(`${E2E.appUrl}/admin/`);
   const menu = page.getByRole('navigation', { name: admin.common.menu });
-  await expect(menu.getByRole('link')).toHaveText([title(''), title('stats')]);
+  await expect(menu.getByRole('link')).toHaveText([title(''), title('stats'), title('account')]);
   await page.goto(`${E2E.appUrl}/admin/members/m-1`);
   await expect(page.getByRole('alert')).toHaveText(admin.common.refused);
   await expect(page.getByText('hanako@example.com')).toHaveCount(0);

@@ -34,9 +34,9 @@ export function onSessionGone(listener: () => void) {
 }
 
 /** Calls that answer 401 for another reason than a dead session (wrong code, no session yet). */
-const NO_SESSION_NEEDED = ['/login', '/login/code', '/setup', '/session'];
+const NO_SESSION_NEEDED = ['/login', '/login/code', '/login/passkey/options', '/login/passkey', '/setup', '/session'];
 
-type Method = 'get' | 'post';
+type Method = 'get' | 'post' | 'delete';
 
 /** When the session ends, in this device's time: its idle end (moved by every call) and its
  *  absolute end. Each answer of a guarded route says how many seconds are left of each. */

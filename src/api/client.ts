@@ -88,7 +88,7 @@ export interface CallOptions {
   sessionGoneFails?: boolean;
 }
 
-export async function call<T>(method: 'get' | 'post' | 'put', path: string, options: CallOptions): Promise<T> {
+export async function call<T>(method: 'get' | 'post' | 'put' | 'delete', path: string, options: CallOptions): Promise<T> {
   const bearer = token();
   if (options.auth === 'member' && !bearer && !options.sessionGoneFails) return sessionGone();
   const controller = new AbortController();

@@ -12,6 +12,8 @@ import { ApiError } from './errors';
 import { installAuth } from './auth';
 import { createCodes } from './services/codes';
 import { createSessions } from './services/sessions';
+import { createPasskeys } from './services/passkeys';
+import { passkeyRoutes } from './routes/passkeys';
 import { createServerValidation } from './validation';
 import { installRouteValidation } from './route-schemas';
 import { loadSchemaSet } from '../shared/validation/schema-files';
@@ -234,6 +236,7 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
     outbox,
     notices,
     sessions,
+    passkeys: createPasskeys(db, opts.config.publicUrl),
     limits,
     passwords: createPasswordGuard(limits, opts.config.limits),
     codes: createCodes(
@@ -294,6 +297,7 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
 
   healthRoutes(app, ctx);
   userAuthRoutes(app, ctx);
+  passkeyRoutes(app, ctx);
   verifyRoutes(app, ctx);
   userInfoRoutes(app, ctx);
   registrationRoutes(app, ctx);

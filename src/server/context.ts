@@ -3,6 +3,7 @@ import type { Db } from './db/connect';
 import type { Mailer } from './mail/mailer';
 import type { Codes } from './services/codes';
 import type { Sessions } from './services/sessions';
+import type { Passkeys } from './services/passkeys';
 import type { Config } from './config';
 import type { Municipality } from '../shared/api-types';
 import type { RateLimits } from './limits/rate-limits';
@@ -27,6 +28,8 @@ export interface AppContext {
   notices: AttemptNotices;
   codes: Codes;
   sessions: Sessions;
+  /** Members' and operators' passkeys and their WebAuthn challenges (ADR 031). */
+  passkeys: Passkeys;
   limits: RateLimits;
   /** Counts, slows and refuses wrong passwords (limits/password-guard.ts). */
   passwords: PasswordGuard;

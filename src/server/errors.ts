@@ -46,6 +46,7 @@ export const errorStatus = {
   ALREADY_ANSWERED: 409,
   NOT_ANSWERED: 409,
   CHANGED_MEANWHILE: 409,
+  PASSKEY_FAILED: 400,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -61,6 +61,16 @@ export interface SessionAnswer {
 /** POST /v1/admin/login: the flow whose code was mailed. */
 export interface LoginStarted {
   flow: string;
+  /** The operator has a passkey, which may stand in for the mailed code (docs/decisions/031). */
+  passkey: boolean;
+}
+
+/** A passkey of the operator's own (GET /v1/admin/account/passkeys; docs/decisions/031). */
+export interface PasskeyItem {
+  id: string;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
 }
 
 /** POST /v1/admin/login: what the login form submits. */

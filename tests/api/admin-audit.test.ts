@@ -15,6 +15,10 @@ import { mayDo } from '../../src/server/admin/permissions';
  *  the accounts branch are theirs to state (undefined: not checked here). */
 const RECORDED: Record<string, { action: string; member: boolean } | null | undefined> = {
   'GET /v1/admin/session': undefined,
+  'GET /v1/admin/account/passkeys': null,
+  'POST /v1/admin/account/passkeys/options': null,
+  'POST /v1/admin/account/passkeys': { action: 'passkeys.add', member: false },
+  'DELETE /v1/admin/account/passkeys/:id': { action: 'passkeys.remove', member: false },
   'POST /v1/admin/logout': undefined,
   'GET /v1/admin/operators': undefined,
   'POST /v1/admin/operators': undefined,
@@ -69,10 +73,10 @@ describe.each(DATABASES)('the audit log ($name)', ({ kind }) => {
   });
 
   it.each(Object.entries(RECORDED).filter(([, expected]) => expected !== undefined))('%s leaves %o', async (route, expected) => {
-    const [method] = route.split(' ') as ['GET' | 'POST'];
+    const [method] = route.split(' ') as ['GET' | 'POST' | 'DELETE'];
     const row = rows[route]!;
     expect(mayDo('admin', row.action)).toBe(true);
-    const request = await row.request(h);
+    const request = await row.request(h, admin);
     const before = (await auditRows(h)).length;
     const started = new Date().toISOString();
     const res = await asOperator(h, admin, method, request.url, request.body, ADDRESS);

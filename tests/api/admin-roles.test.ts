@@ -33,14 +33,15 @@ describe.each(DATABASES)('back office roles × actions ($name)', ({ kind }) => {
   });
 
   describe.each(Object.entries(rows))('%s', (route, row) => {
-    const [method, path] = route.split(' ') as ['GET' | 'POST', string];
+    const [method, path] = route.split(' ') as ['GET' | 'POST' | 'DELETE', string];
     describe.each(ROLES.map((role) => ({ role, allowed: mayDo(role, row.action) })))('$role', ({ role, allowed }) => {
       it(allowed ? `may ${row.action}: past the guard` : `may not ${row.action}: 403 FORBIDDEN, nothing changed`, async (context) => {
         if (!adminRoutes(h).includes(route)) context.skip();
-        const request = await row.request(h);
+        const operator = row.ownSession ? await operatorSession(h.db, role) : sessions[role];
+        const request = await row.request(h, operator);
         expect(request.url.split('?')[0]!.replace(/[^/]+/g, (part, offset, whole) => (path.split('/')[whole.slice(0, offset).split('/').length - 1]?.startsWith(':') ? path.split('/')[whole.slice(0, offset).split('/').length - 1]! : part))).toBe(path);
         if (allowed) {
-          const res = await asOperator(h, row.ownSession ? await operatorSession(h.db, role) : sessions[role], method, request.url, request.body);
+          const res = await asOperator(h, operator, method, request.url, request.body);
           expect([401, 403], res.body).not.toContain(res.statusCode);
           expect(res.statusCode, res.body).toBeLessThan(300);
           return;

@@ -18,12 +18,15 @@ import { applicationListQuery } from '../../src/server/operator/applications';
 import { inquiryListQuery } from '../../src/server/operator/inquiries';
 import { noticeListQuery } from '../../src/server/operator/notices';
 import { addOperator } from '../../src/server/admin/accounts';
-import { CLIENT_KEY, DATABASES, Harness, japaneseText, setUpOrFail, validContact, validProfileUpdate, type DbKind } from '../support/api-harness';
+import { CLIENT_KEY, DATABASES, Harness, japaneseText, setUpOrFail, testConfig, validContact, validProfileUpdate, type DbKind } from '../support/api-harness';
+import { SoftAuthenticator } from '../support/soft-authenticator';
+import { relyingParty } from '../../src/server/services/passkeys';
 
 /** Every table but the master lists grows with members, logins, mail and inquiries. */
 const GROWING = new Set([
   'users', 'sessions', 'email_codes', 'trusted_devices', 'email_verifications', 'applications', 'notifications', 'withdrawals',
   'inquiries', 'failed_attempts', 'registration_links', 'rate_limits', 'mail_outbox', 'acknowledgement_counts', 'inquiry_list_versions',
+  'passkeys', 'webauthn_challenges',
 ]);
 
 /** Keeps every query the app builds (the statements are compiled again, with their values, for EXPLAIN). */
@@ -219,6 +222,24 @@ describe.each(DATABASES)('query plans ($name)', ({ kind }) => {
     const key = /key=([A-Za-z0-9_-]{43})/.exec(String(h.mailer.to(linked).at(-1)?.values.url))![1]!;
     ok(await h.app.inject({ method: 'GET', url: `/v1/email/verify?key=${key}` }));
     ok(await h.post('/v1/user/register-by-link', { key, ...oldRegistration(linked) }));
+
+    // Passkeys (docs/decisions/031), of a member who keeps one: add two, list, remove one, log in.
+    const keeper = await h.registerMember();
+    const { rpID, origin } = relyingParty(testConfig.publicUrl);
+    const authenticator = new SoftAuthenticator({ rpId: rpID, origin });
+    let removable = '';
+    for (const name of ['スマートフォン', 'タブレット']) {
+      const options = await h.asMember('POST', '/v1/user/passkeys/options', keeper.token);
+      ok(options);
+      const added = await h.asMember('POST', '/v1/user/passkeys', keeper.token, { name, response: authenticator.create(options.json()) });
+      ok(added, 201);
+      removable = added.json<{ passkey: { id: string } }>().passkey.id;
+    }
+    ok(await h.asMember('GET', '/v1/user/passkeys', keeper.token));
+    ok(await h.app.inject({ method: 'DELETE', url: `/v1/user/passkeys/${removable}`, headers: { authorization: `Bearer ${keeper.token}` } }), 204);
+    const loginOptions = await h.post('/v1/user/passkey-login/options', undefined);
+    ok(loginOptions);
+    ok(await h.post('/v1/user/passkey-login', { response: authenticator.get(loginOptions.json(), { credential: authenticator.credentials[0] }) }));
 
     // Address change, a wrong and a right password reset, logout, withdrawal.
     const next = h.uniqueEmail('changed');

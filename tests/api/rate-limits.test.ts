@@ -71,7 +71,7 @@ describe.each(DATABASES)('attempt limits ($name)', ({ kind }) => {
     h.mailer.clear();
   });
 
-  it('per IP only the routes anyone can use blind; a session\'s requests per session holder; a member\'s own credential flow by no IP', () => {
+  it('per IP only the routes anyone can use blind; a session\'s requests per session holder; a member\'s own credential flow and the passkeys (nothing to guess; docs/decisions/031) by no IP', () => {
     const of = (by: string | false) =>
       routesOf(h.app)
         .filter((r) => r.url.startsWith('/v1/') && r.method !== 'HEAD' && r.limited === by)
@@ -80,10 +80,11 @@ describe.each(DATABASES)('attempt limits ($name)', ({ kind }) => {
     expect(of('ip')).toEqual(['GET /v1/admin/setup', 'POST /v1/admin/login', 'POST /v1/admin/login/code', 'POST /v1/admin/setup', 'POST /v1/email/link', 'POST /v1/email/register']);
     expect(of('visitor')).toEqual(['POST /v1/contact']);
     // Every back-office route that changes or mails counts per operator, never per the office's IP.
-    const adminPosts = routesOf(h.app).filter((r) => r.method === 'POST' && r.url.startsWith('/v1/admin/') && !r.url.startsWith('/v1/admin/login') && !r.url.startsWith('/v1/admin/setup'));
+    const adminPosts = routesOf(h.app).filter((r) => r.method === 'POST' && r.url.startsWith('/v1/admin/') && !r.url.startsWith('/v1/admin/login') && !r.url.startsWith('/v1/admin/setup') && !r.url.includes('passkey'));
     expect(adminPosts.filter((r) => r.limited !== 'operator').map((r) => r.url)).toEqual(['/v1/admin/logout']);
     // A member's own flow: counted per address and network, per code, per address's ceiling.
     for (const own of ['POST /v1/user/login', 'POST /v1/user/verify', 'POST /v1/user/set-password', 'POST /v1/email/verify', 'POST /v1/user/register']) expect(of(false)).toContain(own);
+    expect(routesOf(h.app).filter((r) => r.url.includes('passkey') && r.limited)).toEqual([]);
   });
 
   it(`per IP: the ${SMALL.ipRequests + 1}th blind request → 429; a member on the same IP still logs in and resets, another IP and other routes are not held`, async () => {

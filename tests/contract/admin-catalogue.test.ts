@@ -67,7 +67,7 @@ describe('the back office catalogue', () => {
   });
 
   it('the menu and the guard follow the roles: a municipality sees statistics, never a person', () => {
-    expect(menuFor('municipality').map((p) => p.path)).toEqual(['', 'stats']);
+    expect(menuFor('municipality').map((p) => p.path)).toEqual(['', 'stats', 'account']);
     expect(mayOpen('municipality', 'members/:id')).toBe(false);
     expect(mayOpen('secretariat', 'members/export')).toBe(true);
     expect(mayOpen('secretariat', 'audit')).toBe(false);

@@ -205,6 +205,8 @@ describe('what only the server checks', () => {
       'ADMIN_UNAUTHENTICATED', 'FORBIDDEN', 'CSRF_INVALID', 'OPERATOR_DISABLED', 'OPERATOR_SELF', 'SETUP_MAIL_FAILED',
       // the back office's answers about the state of a record an operator acts on
       'RECORD_NOT_FOUND', 'ALREADY_DECIDED', 'DECIDED_MEANWHILE', 'NOT_DECIDED', 'MEMBER_WITHDRAWN', 'NOTICE_RETRACTED', 'INQUIRY_CLOSED', 'ALREADY_ANSWERED', 'NOT_ANSWERED', 'CHANGED_MEANWHILE',
+      // the authenticator's answer to a passkey challenge, nothing a member types (docs/decisions/031)
+      'PASSKEY_FAILED',
     ];
     // Every form has its table in the spec, on a screen's page or among the forms on none yet.
     const listed = new Set(formNames().flatMap((form) => answers(form)));

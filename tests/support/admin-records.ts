@@ -23,7 +23,7 @@ export async function applicant(h: Harness, profile: Partial<NewUser> = {}, appl
 }
 
 /** A request to the back office as `operator`. */
-export function asOperator(h: Harness, operator: TestOperator | undefined, method: 'GET' | 'POST', url: string, body?: unknown, remoteAddress?: string) {
+export function asOperator(h: Harness, operator: TestOperator | undefined, method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown, remoteAddress?: string) {
   return h.app.inject({
     method,
     url,

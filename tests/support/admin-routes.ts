@@ -4,7 +4,9 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { AdminAction } from '../../src/server/admin/permissions';
-import { validContact, type Harness } from './api-harness';
+import { testConfig, validContact, type Harness } from './api-harness';
+import { SoftAuthenticator } from './soft-authenticator';
+import { relyingParty } from '../../src/server/services/passkeys';
 import { operatorSession, type TestOperator } from './admin-session';
 import { applicant, asOperator } from './admin-records';
 
@@ -15,8 +17,9 @@ export interface Request {
 
 export interface Row {
   action: AdminAction;
-  /** A request that would succeed, on fixtures of its own (an allowed role may change them). */
-  request: (h: Harness) => Promise<Request>;
+  /** A request that would succeed, on fixtures of its own (an allowed role may change them), as
+   *  sent by `operator` (a passkey's challenge and its removal are the operator's own). */
+  request: (h: Harness, operator: TestOperator) => Promise<Request>;
   /** The request ends the session it is sent with (logout): sent with a fresh one. */
   ownSession?: boolean;
 }
@@ -43,7 +46,25 @@ async function decided(h: Harness, office: TestOperator): Promise<string> {
 }
 
 /** Routes that need no session: logging in and setting up an account (branch i23-accounts). */
-export const PUBLIC = new Set(['POST /v1/admin/login', 'POST /v1/admin/login/code', 'GET /v1/admin/setup', 'POST /v1/admin/setup']);
+export const PUBLIC = new Set(['POST /v1/admin/login', 'POST /v1/admin/login/code', 'POST /v1/admin/login/passkey/options', 'POST /v1/admin/login/passkey', 'GET /v1/admin/setup', 'POST /v1/admin/setup']);
+
+/** A passkey answer made for `operator`'s own registration challenge (docs/decisions/031). */
+async function passkeyOf(h: Harness, operator: TestOperator): Promise<Request> {
+  const { rpID, origin } = relyingParty(testConfig.publicUrl);
+  const options = await asOperator(h, operator, 'POST', '/v1/admin/account/passkeys/options', {});
+  expect(options.statusCode, options.body).toBe(200);
+  return { url: '/v1/admin/account/passkeys', body: { name: '事務所のパソコン', response: new SoftAuthenticator({ rpId: rpID, origin }).create(options.json()) } };
+}
+
+/** A passkey of `operator`'s, kept straight in the database, to be removed. */
+async function storedPasskey(h: Harness, operator: TestOperator): Promise<string> {
+  const id = randomUUID();
+  await h.db
+    .insertInto('passkeys')
+    .values({ id, owner_type: 'operator', owner_id: operator.id, credential_id: randomUUID(), public_key: 'AA', counter: 0, transports: '[]', name: '古い鍵', created_at: new Date().toISOString(), last_used_at: null })
+    .execute();
+  return id;
+}
 
 /** Every guarded route, by "METHOD path" as Fastify prints it. The accounts' rows name routes
  *  of the contract that branch adds; a row whose route the app lacks is not tried. */
@@ -53,6 +74,11 @@ export function table(office: () => TestOperator): Record<string, Row> {
     'GET /v1/admin/session': { action: 'session.own', request: async () => ({ url: '/v1/admin/session' }) },
     // Logging out ends the session it is sent with: each role does it with a session of its own.
     'POST /v1/admin/logout': { action: 'session.own', ownSession: true, request: async () => ({ url: '/v1/admin/logout', body: {} }) },
+    // The operator's own passkeys (docs/decisions/031).
+    'GET /v1/admin/account/passkeys': { action: 'session.own', request: async () => ({ url: '/v1/admin/account/passkeys' }) },
+    'POST /v1/admin/account/passkeys/options': { action: 'session.own', request: async () => ({ url: '/v1/admin/account/passkeys/options', body: {} }) },
+    'POST /v1/admin/account/passkeys': { action: 'session.own', request: passkeyOf },
+    'DELETE /v1/admin/account/passkeys/:id': { action: 'session.own', request: async (h, operator) => ({ url: `/v1/admin/account/passkeys/${await storedPasskey(h, operator)}` }) },
     'GET /v1/admin/operators': { action: 'operators.manage', request: async () => ({ url: '/v1/admin/operators' }) },
     'POST /v1/admin/operators': { action: 'operators.manage', request: async () => ({ url: '/v1/admin/operators', body: { email: `new-${randomUUID().slice(0, 8)}@office.example.jp`, name: '新任', role: 'secretariat' } }) },
     'POST /v1/admin/operators/:id/disable': { action: 'operators.manage', request: async (h) => ({ url: `/v1/admin/operators/${(await operatorSession(h.db, 'secretariat')).id}/disable`, body: {} }) },
@@ -121,7 +147,7 @@ export function adminRoutes(h: Harness): string[] {
 
 /** Everything the back office may change, as it is now. */
 export async function snapshot(h: Harness): Promise<string> {
-  const tables = ['applications', 'application_decisions', 'notifications', 'inquiries', 'inquiry_answers', 'mail_outbox', 'audit_log', 'operators', 'operator_setup_links', 'users'] as const;
+  const tables = ['applications', 'application_decisions', 'notifications', 'inquiries', 'inquiry_answers', 'mail_outbox', 'audit_log', 'operators', 'operator_setup_links', 'users', 'passkeys'] as const;
   const dump: Record<string, unknown> = {};
   for (const name of tables) dump[name] = await h.db.selectFrom(name).selectAll().orderBy('id').execute();
   return JSON.stringify(dump);

@@ -1,5 +1,6 @@
 // Member login: e-mail and password, then the 5-digit code mailed to the address. A device
 // that logged in before (lastLogin cookie) first tries without a code; the server decides.
+import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Link } from '../../app/Link';
 import * as loginForm from 'virtual:form/login';
@@ -17,6 +18,7 @@ import { lazyCodeStep } from '../../app/lazy-code-step';
 import { useLoginState } from '../../app/login-state';
 import { paths } from '../../app/paths.generated';
 import { routeSetting } from '../../app/catalogue';
+import { passkeyLogin, passkeysSupported } from '../../api/passkeys';
 
 const RESEND_LOCK_SECONDS = routeSetting('login', 'resendLockSeconds');
 const text = messages.login;
@@ -69,6 +71,24 @@ export default function LoginScreen() {
     },
   });
   const { state } = flow;
+  const [passkeyBusy, setPasskeyBusy] = useState(false);
+  // Shown only where the browser has WebAuthn; decided after the first render, so the server's
+  // page and the first render agree.
+  const [canPasskey, setCanPasskey] = useState(false);
+  useEffect(() => setCanPasskey(passkeysSupported()), []);
+
+  /** The usernameless login (docs/decisions/031): the passkey alone, then on as after a coded login. */
+  const withPasskey = async () => {
+    setPasskeyBusy(true);
+    try {
+      const answer = await passkeyLogin();
+      await finish(answer);
+    } catch (failure) {
+      if (!(failure instanceof AlreadyTold)) await alert(text.passkeyFailed);
+    } finally {
+      setPasskeyBusy(false);
+    }
+  };
 
   return (
     <section className="card">
@@ -97,6 +117,14 @@ export default function LoginScreen() {
           resend={{ label: text.resend, waitingLabel: text.resendIn }}
           redo={{ label: text.redo }}
         />
+      )}
+      {canPasskey && !flow.codeOpen && (
+        <div className="passkey-login">
+          <p>{text.passkeyLead}</p>
+          <button type="button" className="button button--secondary button--block" disabled={passkeyBusy || flow.busy} aria-busy={passkeyBusy} onClick={() => void withPasskey()}>
+            {text.passkey}
+          </button>
+        </div>
       )}
       <div className="links">
         <Link to={paths.passwordReminder}>{text.forgotPassword}</Link>

@@ -1,6 +1,7 @@
 // My page: the registration application, notices, and the member menu. When the session runs
 // out, the app's session dialog says so and offers the way back to login (src/app/SessionDialog.tsx).
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { useLocation } from 'react-router-dom';
 import { Link } from '../../app/Link';
 import messages from '../../../messages/ja.json';
 import { getUserInfo, type UserInfo } from '../../api/user-info';
@@ -12,6 +13,9 @@ import { settings } from '../../api/settings';
 import { paths } from '../../app/paths.generated';
 
 const text = messages.mypage;
+/** The catalogue's child page mypage/passkeys (docs/decisions/031), a chunk of its own. */
+export const PASSKEYS_PATH = `${paths.mypage}/passkeys`;
+const PasskeysPage = lazy(() => import('./PasskeysPage'));
 type Loaded<T> = { state: 'loading' } | { state: 'ok'; value: T } | { state: 'error'; message: string };
 
 /** Loads once when the screen opens. A dead session never reaches here: the API client ends it
@@ -36,6 +40,18 @@ function statusLabel(status: string): string {
 }
 
 export default function MypageScreen() {
+  const { pathname } = useLocation();
+  if (pathname.replace(/\/$/, '') === PASSKEYS_PATH) {
+    return (
+      <Suspense fallback={<p className="loading">{messages.app.loading}</p>}>
+        <PasskeysPage />
+      </Suspense>
+    );
+  }
+  return <MypageHome />;
+}
+
+function MypageHome() {
   const user = useMemberData<UserInfo>(getUserInfo, messages.info.failed);
   const applications = useMemberData<Application[]>(getApplications, text.applicationFailed);
   const notices = useMemberData<Notice[]>(getNotifications, text.noticesFailed);
@@ -116,6 +132,7 @@ export default function MypageScreen() {
           </a>
           <Link to={paths.contact}>{text.contact}</Link>
           <Link to={paths.contactHistory}>{text.contactHistory}</Link>
+          <Link to={PASSKEYS_PATH}>{text.passkeys}</Link>
           <Link to={paths.withdraw}>{text.withdraw}</Link>
           <Link to={paths.logout}>{text.logout}</Link>
         </nav>

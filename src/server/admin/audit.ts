@@ -42,6 +42,8 @@ export const AUDIT_DETAIL_KEYS = [
   'name',
   'role',
   'status',
+  'method',
+  'passkey',
 ] as const;
 export type AuditDetail = { [key in (typeof AUDIT_DETAIL_KEYS)[number]]?: unknown };
 

@@ -6,9 +6,11 @@ import { createAdminGuard } from './guard';
 import { DEFAULT_ADMIN_SETTINGS, type AdminSettings } from './settings';
 import { adminAuthRoutes } from './routes/auth';
 import { adminRecordRoutes } from './routes/records';
+import { adminPasskeyRoutes } from './routes/passkeys';
 
 export function adminRoutes(app: FastifyInstance, ctx: AppContext, settings: AdminSettings = DEFAULT_ADMIN_SETTINGS): void {
   const adminCtx: AdminContext = { ...ctx, admin: { ...createAdminGuard(ctx.db, settings, ctx.limits), settings } };
   adminAuthRoutes(app, adminCtx);
   adminRecordRoutes(app, adminCtx);
+  adminPasskeyRoutes(app, adminCtx);
 }

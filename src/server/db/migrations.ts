@@ -5,6 +5,7 @@ import { canonicalEmailsMigration } from './canonical-emails-migration';
 import { listIndexesMigration } from './list-indexes-migration';
 import { backOfficeMigration } from './back-office-migration';
 import { recordsMigration } from './records-migration';
+import { passkeysMigration } from './passkeys-migration';
 
 // The profile's columns as migration 001 created them (history: never edited). Fields of the
 // member record added since live in users.attributes (010), so a new field needs no migration.
@@ -301,7 +302,7 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('email_codes_link').on('email_codes').column('link_hash').unique().where(sql.ref('link_hash'), 'is not', null).execute();
     },
   },
-  // 017 is the passkeys' (branch passkeys).
+  '017-passkeys': passkeysMigration,
   '018-outbox-send-once': {
     async up(db: Kysely<unknown>) {
       // A mail is sent at most once (docs/decisions/016): its state is written before the SMTP

@@ -278,6 +278,8 @@ export interface Database {
   inquiry_answers: InquiryAnswersTable;
   attempt_notices: AttemptNoticesTable;
   known_networks: KnownNetworksTable;
+  passkeys: PasskeysTable;
+  webauthn_challenges: WebauthnChallengesTable;
 }
 
 /** Unrequested notices combined per address, kind and day in Japan (migration 016). */
@@ -295,6 +297,35 @@ export interface KnownNetworksTable {
   subject: string;
   network: string;
   last_seen_at: string;
+}
+
+/** A passkey (a WebAuthn credential) of a member or an operator (migration 017, ADR 031). */
+export interface PasskeysTable {
+  id: string;
+  owner_type: 'member' | 'operator';
+  owner_id: string;
+  /** base64url */
+  credential_id: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  counter: number;
+  /** The authenticator's transports as a JSON array. */
+  transports: string;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** A WebAuthn challenge: single use (used_at), short-lived, bound to its purpose and, where
+ *  known, to its owner and to the operator's login flow (migration 017). */
+export interface WebauthnChallengesTable {
+  challenge: string;
+  purpose: 'member_register' | 'member_login' | 'operator_register' | 'operator_login';
+  owner_id: string | null;
+  flow_hash: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
 }
 
 export type User = Selectable<UsersTable>;

@@ -88,6 +88,8 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext) {
       await tx.insertInto('withdrawals').values({ id: randomUUID(), user_id: member.id, reason, created_at: at }).execute();
       await tx.updateTable('sessions').set({ revoked_at: at }).where('user_id', '=', member.id).where('revoked_at', 'is', null).execute();
       await tx.deleteFrom('trusted_devices').where('user_id', '=', member.id).execute();
+      // A withdrawn member has no way in: their passkeys go with the account (ADR 031).
+      await tx.deleteFrom('passkeys').where('owner_type', '=', 'member').where('owner_id', '=', member.id).execute();
       return ctx.outbox.queue(tx, member.email, 'withdrawn', { name: `${member.last_name_kanji} ${member.first_name_kanji}` });
     });
     await ctx.outbox.sendQueued(noticeId);

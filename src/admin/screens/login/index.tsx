@@ -8,6 +8,7 @@ import text from '../../../../messages/admin.ja.json';
 import { SchemaForm } from '../../../engine/SchemaForm';
 import { format } from '../../../shared/format';
 import type { FieldErrors } from '../../../shared/validation/field-errors';
+import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import type { LoginInput, LoginStarted, SessionAnswer } from '../../../shared/admin-api';
 import { adminCall, AdminFailure } from '../../api';
 import { useSession, type LoginState } from '../../session';
@@ -20,6 +21,8 @@ export default function LoginScreen() {
   const credentials = useDraft<LoginInput>('login');
   const [code, setCode] = useState<{ code?: string }>({});
   const [flow, setFlow] = useState<string>();
+  /** The operator has a passkey: offered beside the code box (docs/decisions/031). */
+  const [passkey, setPasskey] = useState(false);
   const [errors, setErrors] = useState<FieldErrors>();
   const [codeErrors, setCodeErrors] = useState<FieldErrors>();
   const [failure, setFailure] = useState<string>();
@@ -42,14 +45,25 @@ export default function LoginScreen() {
       const answer = await adminCall<LoginStarted>('post', '/login', { body: value });
       setCode({});
       setFlow(answer.flow);
+      setPasskey(answer.passkey && typeof window.PublicKeyCredential === 'function');
     }, setErrors);
-  const verify = (value: { code: string }) =>
+  const opened = (answer: SessionAnswer) => {
+    clearDrafts(answer.operator.id);
+    start(answer);
+    credentials.reset();
+    navigate(from && from !== '/login' ? from : '/', { replace: true });
+  };
+  const verify = (value: { code: string }) => run(async () => opened(await adminCall<SessionAnswer>('post', '/login/code', { body: { flow, code: value.code } })), setCodeErrors);
+  const withPasskey = () =>
     run(async () => {
-      const answer = await adminCall<SessionAnswer>('post', '/login/code', { body: { flow, code: value.code } });
-      clearDrafts(answer.operator.id);
-      start(answer);
-      credentials.reset();
-      navigate(from && from !== '/login' ? from : '/', { replace: true });
+      const [{ startAuthentication }, optionsJSON] = await Promise.all([import('@simplewebauthn/browser'), adminCall<PublicKeyCredentialRequestOptionsJSON>('post', '/login/passkey/options', { body: { flow } })]);
+      let response;
+      try {
+        response = await startAuthentication({ optionsJSON });
+      } catch {
+        throw new AdminFailure(text.account.failed, 400);
+      }
+      opened(await adminCall<SessionAnswer>('post', '/login/passkey', { body: { flow, response } }));
     }, setCodeErrors);
 
   return (
@@ -78,6 +92,14 @@ export default function LoginScreen() {
             {format(text.login.codeSent, { email: credentials.data.email ?? '' })}
           </p>
           <SchemaForm id="adminLoginCodeForm" form={codeForm} formData={code} onChange={setCode} onSubmit={verify} serverErrors={codeErrors} busy={busy} />
+          {passkey && (
+            <div className="passkey-step">
+              <p>{text.login.passkeyOr}</p>
+              <button type="button" className="button button--primary" disabled={busy} onClick={() => void withPasskey()}>
+                {text.login.passkey}
+              </button>
+            </div>
+          )}
           <div className="actions actions--secondary">
             <button type="button" className="button" disabled={busy} onClick={() => setFlow(undefined)}>
               {text.login.redo}

@@ -11,7 +11,8 @@ import { networkOf } from '../../limits/requester';
 import type { AdminContext } from '../context';
 import type { Db } from '../../db/connect';
 import { currentOperator, type OperatorActor } from '../guard';
-import { recordAudit, type AuditActor } from '../audit';
+import { recordAudit, type AuditActor, type AuditDetail } from '../audit';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { clearSessionCookie, openOperatorSession, setSessionCookie } from '../sessions';
 import {
   AccountRefusal,
@@ -139,30 +140,25 @@ export function adminAuthRoutes(app: FastifyInstance, ctx: AdminContext): void {
     if (!found) throw new ApiError('LOGIN_FAILED');
     const flow = await ctx.codes.issue(OPERATOR_LOGIN, found.email, null, { to: found.email, template: 'operatorLoginCode' }, { network, flow: undefined });
     noStore(reply);
-    return { flow };
+    return { flow, passkey: await ctx.passkeys.has({ type: 'operator', id: found.id }) };
   });
 
-  app.post('/v1/admin/login/code', { schema: { body: apiBody('api.admin-login-code.json') }, config: { limited: 'ip' } }, async (request, reply): Promise<SessionAnswer> => {
-    const { flow, code } = request.body as LoginCodeInput;
-    // The flow names the address its code was mailed to (every login starts a new flow, so a
-    // flow holds one code); a flow with no live login code is a wrong code that costs nothing
-    // (docs/decisions/015).
-    const pending = await ctx.db
+  /** The address a live login flow's code was mailed to (every login starts a new flow). */
+  const pendingLogin = (flow: string) =>
+    ctx.db
       .selectFrom('email_codes')
-      .select('email')
+      .select(['email', 'expires_at'])
       .where('flow_hash', '=', ctx.codes.flowHash(flow))
       .where('purpose', '=', OPERATOR_LOGIN)
       .where('consumed_at', 'is', null)
       .executeTakeFirst();
-    if (!pending) throw new ApiError('CODE_INVALID');
-    // Disabled since the code was mailed: answered as a wrong code.
-    await ctx.codes.consume(OPERATOR_LOGIN, pending.email, code, flow, async () => (await activeOperator(ctx, pending.email)) !== undefined);
-    const operator = await activeOperator(ctx, pending.email);
-    if (!operator) throw new ApiError('CODE_INVALID');
+
+  /** Opens the operator's session, with its audit entry, and answers as the login does. */
+  async function openSession(request: FastifyRequest, reply: FastifyReply, operator: Operator, detail?: AuditDetail): Promise<SessionAnswer> {
     const actor = operatorActor(operator);
     const session = await ctx.db.transaction().execute(async (tx) => {
       const opened = await openOperatorSession(tx, operator.id, settings);
-      await recordAudit(tx, { actor, ip: request.ip, action: 'session.login', target: operator.email });
+      await recordAudit(tx, { actor, ip: request.ip, action: 'session.login', target: operator.email, ...(detail ? { detail } : {}) });
       await rememberNetwork(tx, operator.id, networkOf(request.ip));
       return opened;
     });
@@ -174,6 +170,44 @@ export function adminAuthRoutes(app: FastifyInstance, ctx: AdminContext): void {
       expiresAt: session.expiresAt,
       endsAt: session.endsAt,
     };
+  }
+
+  // The second factor by passkey instead of the mailed code (docs/decisions/031): only after the
+  // right password (a live login flow), only that operator's passkeys, the challenge bound to the
+  // flow. Not counted per IP and no attempt counter: a passkey cannot be guessed.
+  app.post('/v1/admin/login/passkey/options', { schema: { body: apiBody('api.admin-passkey-options.json') } }, async (request, reply) => {
+    const { flow } = request.body as { flow: string };
+    const pending = await pendingLogin(flow);
+    const operator = pending && pending.expires_at > iso(now()) && (await activeOperator(ctx, pending.email));
+    if (!operator || !(await ctx.passkeys.has({ type: 'operator', id: operator.id }))) throw new ApiError('PASSKEY_FAILED');
+    noStore(reply);
+    return ctx.passkeys.authenticationOptions('operator', { owner: { type: 'operator', id: operator.id }, flowHash: ctx.codes.flowHash(flow) });
+  });
+
+  app.post('/v1/admin/login/passkey', { schema: { body: apiBody('api.admin-passkey-login.json') } }, async (request, reply): Promise<SessionAnswer> => {
+    const { flow, response } = request.body as { flow: string; response: AuthenticationResponseJSON };
+    const pending = await pendingLogin(flow);
+    const operator = pending && pending.expires_at > iso(now()) && (await activeOperator(ctx, pending.email));
+    if (!operator) throw new ApiError('PASSKEY_FAILED');
+    const passkey = await ctx.passkeys.authenticate('operator', response, ctx.codes.flowHash(flow));
+    if (passkey.owner_id !== operator.id) throw new ApiError('PASSKEY_FAILED');
+    // The mailed code of this flow is no longer needed, and no longer usable.
+    await ctx.db.updateTable('email_codes').set({ consumed_at: iso(now()) }).where('flow_hash', '=', ctx.codes.flowHash(flow)).where('purpose', '=', OPERATOR_LOGIN).where('consumed_at', 'is', null).execute();
+    return openSession(request, reply, operator, { method: 'passkey', passkey: passkey.name });
+  });
+
+  app.post('/v1/admin/login/code', { schema: { body: apiBody('api.admin-login-code.json') }, config: { limited: 'ip' } }, async (request, reply): Promise<SessionAnswer> => {
+    const { flow, code } = request.body as LoginCodeInput;
+    // The flow names the address its code was mailed to (every login starts a new flow, so a
+    // flow holds one code); a flow with no live login code is a wrong code that costs nothing
+    // (docs/decisions/015).
+    const pending = await pendingLogin(flow);
+    if (!pending) throw new ApiError('CODE_INVALID');
+    // Disabled since the code was mailed: answered as a wrong code.
+    await ctx.codes.consume(OPERATOR_LOGIN, pending.email, code, flow, async () => (await activeOperator(ctx, pending.email)) !== undefined);
+    const operator = await activeOperator(ctx, pending.email);
+    if (!operator) throw new ApiError('CODE_INVALID');
+    return openSession(request, reply, operator);
   });
 
   // ---------------------------------------------------------------------------------------------
