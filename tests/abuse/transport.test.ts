@@ -202,29 +202,29 @@ describe.each(DATABASES)('transport ($name)', ({ kind }) => {
     expect(loadConfig({}).trustProxy).toBe('loopback');
     const limited = await Harness.start(kind, { config: { limits: { ...testConfig.limits, ipRequests: IP_LIMIT } } });
     try {
-      /** A credential request (a wrong e-mail code: 400) from `remoteAddress`, naming `forwardedFor`. */
+      /** A blind request (a made-up mailed link: 400) from `remoteAddress`, naming `forwardedFor`. */
       const credentialRequest = (remoteAddress: string, forwardedFor: string) =>
         limited.app.inject({
           method: 'POST',
-          url: '/v1/email/verify',
+          url: '/v1/email/link',
           remoteAddress,
           headers: { 'x-client-key': CLIENT_KEY, 'content-type': 'application/json', 'x-forwarded-for': forwardedFor },
-          payload: JSON.stringify({ email: 'proxy@example.com', key: '12345' }),
+          payload: JSON.stringify({ key: 'A'.repeat(43) }),
         });
       /** The client addresses the per-IP counters have seen. */
       const countedAddresses = async () => (await limited.db.selectFrom('rate_limits').select('key').where('key', 'like', 'ms:ip:%').execute()).map((r) => r.key.slice('ms:ip:'.length)).sort();
 
       // A peer on a private network (a container, a LAN neighbour) is not a proxy by default: a
       // new X-Forwarded-For on every request does not get it a new count.
-      for (let i = 1; i <= IP_LIMIT; i++) expectError(await credentialRequest('10.1.2.3', `198.51.100.${i}`), 400, 'CODE_INVALID');
+      for (let i = 1; i <= IP_LIMIT; i++) expectError(await credentialRequest('10.1.2.3', `198.51.100.${i}`), 400, 'CODE_LINK_INVALID');
       expectError(await credentialRequest('10.1.2.3', '198.51.100.99'), 429, 'TOO_MANY_ATTEMPTS');
       expect(await countedAddresses()).toEqual(['10.1.2.3']);
 
       // A proxy on the same machine (loopback) is believed: each client it names has its own count.
       await limited.db.deleteFrom('rate_limits').execute();
-      for (let i = 1; i <= IP_LIMIT; i++) expectError(await credentialRequest('127.0.0.1', '203.0.113.7'), 400, 'CODE_INVALID');
+      for (let i = 1; i <= IP_LIMIT; i++) expectError(await credentialRequest('127.0.0.1', '203.0.113.7'), 400, 'CODE_LINK_INVALID');
       expectError(await credentialRequest('127.0.0.1', '203.0.113.7'), 429, 'TOO_MANY_ATTEMPTS');
-      expectError(await credentialRequest('127.0.0.1', '203.0.113.8'), 400, 'CODE_INVALID');
+      expectError(await credentialRequest('127.0.0.1', '203.0.113.8'), 400, 'CODE_LINK_INVALID');
       expect(await countedAddresses()).toEqual(['203.0.113.7', '203.0.113.8']);
     } finally {
       await limited.close();

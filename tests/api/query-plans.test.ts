@@ -216,6 +216,17 @@ describe.each(DATABASES)('query plans ($name)', ({ kind }) => {
     }
     ok(await h.contactDetail(token, many[0]!.id));
 
+    // The link mailed beside a registration code (docs/decisions/015): opened, then STEP1 verified
+    // in the flow it gave.
+    const viaLink = h.uniqueEmail('code-link');
+    h.flow = undefined;
+    ok(await h.post('/v1/email/register', { email: viaLink }));
+    const codeLink = /key=([A-Za-z0-9_-]{43})/.exec(String(h.mailer.to(viaLink).at(-1)?.values.url))![1]!;
+    const linkOpened = await h.post('/v1/email/link', { key: codeLink }, { 'x-code-flow': undefined });
+    ok(linkOpened);
+    ok(await h.post('/v1/email/verify', { email: viaLink, key: linkOpened.json<{ code: string }>().code }, { 'x-code-flow': linkOpened.headers['x-code-flow'] as string }));
+    h.flow = undefined;
+
     // The old flow's link, its check and its registration.
     const linked = h.uniqueEmail('link');
     ok(await h.post('/v1/email/register', { email: linked, flow: 'link' }));
