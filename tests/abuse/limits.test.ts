@@ -316,7 +316,7 @@ describe.each(DATABASES)('abuse: limits cost only their trigger ($name)', ({ kin
 
 describe.each(DATABASES)('abuse: Redis is an accelerator, not the memory ($name)', ({ kind }) => {
   const prefix = `abuse-${randomBytes(4).toString('hex')}`;
-  const SMALL: LimitNumbers = { ...DEFAULT_LIMITS, ...QUICK_LIMITS, ipRequests: 10 };
+  const SMALL: LimitNumbers = { ...DEFAULT_LIMITS, ...QUICK_LIMITS, ipRequests: 10, passwordFailures: 5 };
   let h: Harness;
   let redis: Redis;
   setUpOrFail(async () => {
@@ -351,6 +351,20 @@ describe.each(DATABASES)('abuse: Redis is an accelerator, not the memory ($name)
     expectError(await ask(ip), 429, 'TOO_MANY_ATTEMPTS');
     await emptyRedis(); // the refusal it remembered is gone too: the database still refuses
     expectError(await ask(ip), 429, 'TOO_MANY_ATTEMPTS');
+  });
+
+  it('R1 with Redis: a network refused for an address (remembered in Redis too) is heard again once the member resets the password', async () => {
+    const m = await h.createMember(h.uniqueEmail('redis-reset'), 'Redis-Reset-1!', PROFILE);
+    const from = { 'x-forwarded-for': '198.18.210.1' };
+    for (let i = 0; i < SMALL.passwordFailures; i++) await h.post('/v1/user/verify', { email: m.email, password: 'Wrong-Pass-1!' }, from);
+    expectError(await h.post('/v1/user/verify', { email: m.email, password: m.password }, from), 429, 'TOO_MANY_ATTEMPTS');
+    expect(await redis.keys(`${prefix}:block:password:*${m.email}`)).toHaveLength(1);
+    h.flow = undefined;
+    const code = await h.requestResetCode({ email: m.email, ...PROFILE }, from);
+    expect((await h.setPassword(m.email, code, 'Redis-Reset-2!', from)).statusCode).toBe(200);
+    expect(await redis.keys(`${prefix}:block:password:*${m.email}`)).toEqual([]);
+    h.flow = undefined;
+    expect((await h.post('/v1/user/verify', { email: m.email, password: 'Redis-Reset-2!' }, from)).statusCode).toBe(200);
   });
 
   it('point 9: a 24-hour budget survives Redis losing everything', async () => {
