@@ -20,6 +20,8 @@ type List = { state: 'loading' } | { state: 'error' } | { state: 'ok'; items: Pa
 export default function PasskeysPage() {
   const [list, setList] = useState<List>({ state: 'loading' });
   const [name, setName] = useState<{ name?: string }>({});
+  // A new form after each passkey added: the emptied name is a fresh field, not a missing one.
+  const [formRound, setFormRound] = useState(0);
   const [errors, setErrors] = useState<FieldErrors>();
   const [busy, setBusy] = useState(false);
   const [said, setSaid] = useState('');
@@ -40,6 +42,7 @@ export default function PasskeysPage() {
     try {
       const added = await addPasskey(value.name ?? '');
       setName({});
+      setFormRound((round) => round + 1);
       setSaid(format(text.added, { name: added.name }));
       await reload();
     } catch (failure) {
@@ -100,7 +103,7 @@ export default function PasskeysPage() {
           {text.addTitle}
         </h2>
         {supported ? (
-          <SchemaForm id="passkeyNameForm" form={passkeyNameForm} formData={name} onChange={setName} onSubmit={add} serverErrors={errors} busy={busy} />
+          <SchemaForm key={formRound} id="passkeyNameForm" form={passkeyNameForm} formData={name} onChange={setName} onSubmit={add} serverErrors={errors} busy={busy} />
         ) : (
           <p className="notice notice--warning">{text.unsupported}</p>
         )}

@@ -17,6 +17,8 @@ const supported = () => typeof window.PublicKeyCredential === 'function';
 export default function AccountScreen() {
   const list = useLoad(() => adminCall<{ items: PasskeyItem[] }>('get', '/account/passkeys'), 'account-passkeys');
   const [name, setName] = useState<{ name?: string }>({});
+  // A new form after each passkey added: the emptied name is a fresh field, not a missing one.
+  const [formRound, setFormRound] = useState(0);
   const [removing, setRemoving] = useState<PasskeyItem>();
   const [errors, setErrors] = useState<FieldErrors>();
   const [failure, setFailure] = useState<string>();
@@ -44,6 +46,7 @@ export default function AccountScreen() {
       await adminCall('post', '/account/passkeys', { body: { name: value.name, response } });
       setDone(format(text.account.added, { name: value.name ?? '' }));
       setName({});
+      setFormRound((round) => round + 1);
       list.reload();
     });
 
@@ -87,7 +90,7 @@ export default function AccountScreen() {
       <section className="card">
         <h2>{text.account.add}</h2>
         {supported() ? (
-          <SchemaForm id="adminPasskeyNameForm" form={nameForm} formData={name} onChange={setName} onSubmit={add} serverErrors={errors} busy={busy} />
+          <SchemaForm key={formRound} id="adminPasskeyNameForm" form={nameForm} formData={name} onChange={setName} onSubmit={add} serverErrors={errors} busy={busy} />
         ) : (
           <p className="notice notice--warning">{text.account.unsupported}</p>
         )}
