@@ -114,7 +114,7 @@ if (values.newcomer) {
   });
 }
 
-await attack('R5: attempts others can make mail the member: registrations of the address, password-less codes, visitors\' inquiries', async (send) => {
+await attack('R5: attempts others can make mail the member: registrations of the address and password-less codes, from 12 networks', async (send) => {
   for (let i = 0; i < 12; i++) {
     const from = `198.18.${i}.1`;
     await send('/email/register', { email }, from);

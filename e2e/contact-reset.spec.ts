@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { test, expect, waitForMail, codeIn, typeCode, loginAs, mailsTo } from './support/fixtures';
 import type { Page } from '@playwright/test';
-import { codeSent, format, label, labels, MAIL_DOMAIN, mailSubject, messages, routeSetting, rulesOf, screenTitle, submitText, textPattern } from './support/texts';
+import { codeSent, format, label, labels, MAIL_DOMAIN, mailSubject, messages, pinBox, routeSetting, rulesOf, screenTitle, submitText, textPattern } from './support/texts';
+import { PHONE } from './support/framed';
 
 const field = (page: Page, name: string) => page.getByRole('textbox', { name, exact: true });
 const contact = labels('contact');
@@ -107,6 +108,34 @@ test('a member resets the password with the mailed code; the new password works 
   await page.getByRole('button', { name: submitText('login'), exact: true }).click();
   await expect(page.getByRole('alertdialog')).toContainText(messages.api.LOGIN_FAILED);
   await page.getByRole('button', { name: messages.common.ok }).click();
+  await loginAs(page, { email: member.email, password }, { mailCount: 3 });
+});
+
+test('the link in the reset mail opens the reset in the parent\'s frame at phone size with the code filled in; the new password works', async ({ page, member }) => {
+  // docs/decisions/015: the mailbox's owner gets through whatever strangers spent of the ceiling.
+  await page.setViewportSize(PHONE);
+  await page.goto('/user/password_reminder');
+  await field(page, identity.email).fill(member.email);
+  await field(page, identity.birthday).fill('1990/4/1');
+  await field(page, identity.phone).fill('03-1234-5678');
+  await page.getByRole('button', { name: submitText('reset-identity') }).click();
+  const mail = await waitForMail(member.email);
+  const link = /http\S+\?path=\/user\/password_reminder\?key=[A-Za-z0-9_-]{43}/.exec(mail.text)?.[0];
+  expect(link, 'a link in the reset mail').toBeDefined();
+  await page.goto(link!);
+  const app = page.frameLocator('iframe');
+  await expect(app.getByRole('status').filter({ hasText: format(messages.verification.linkOpened, { email: member.email }) })).toBeVisible();
+  await expect(app.getByRole('textbox', { name: pinBox(1) })).not.toHaveValue('');
+  const password = 'By-The-Link-7!';
+  await app.getByRole('textbox', { name: labels('reset-password').new_password, exact: true }).fill(password);
+  await app.getByRole('textbox', { name: labels('reset-password').new_password_confirm, exact: true }).fill(password);
+  await app.getByRole('button', { name: submitText('reset-password') }).click();
+  await expect(app.getByText(messages.passwordReminder.doneTitle)).toBeVisible();
+  // Used once: the same link again says so.
+  await page.goto(link!);
+  await expect(page.frameLocator('iframe').getByRole('alertdialog')).toContainText(messages.api.CODE_LINK_INVALID);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/user/login');
   await loginAs(page, { email: member.email, password }, { mailCount: 3 });
 });
 

@@ -2,8 +2,11 @@
 import messages from '../../messages/ja.json';
 import { ApiFailure, call } from './client';
 
-export function verificationMessage(failure: unknown): string {
+/** `linked`: the code's mail also carries a link (registration, password reset), which no count
+ *  of wrong codes refuses: past the address's ceiling the member is sent to it. */
+export function verificationMessage(failure: unknown, linked = false): string {
   if (!(failure instanceof ApiFailure)) return messages.verification.failed;
+  if (linked && failure.code === 'TOO_MANY_ATTEMPTS') return messages.verification.limitUseLink;
   if (failure.code === 'CODE_INVALID' || /expired|invalid/i.test(failure.message)) return messages.verification.invalid;
   if (failure.status === 429) return messages.verification.limit;
   if (failure.status >= 500) return messages.verification.server;

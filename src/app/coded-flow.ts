@@ -22,6 +22,8 @@ export interface CodedState<I, C> {
   codeErrors?: FieldErrors;
   /** The code on its way replaced one this flow had sent to the same address, which no longer works. */
   replaced?: boolean;
+  /** The address and code came from the mail's link, not from typing (docs/decisions/015). */
+  linked?: boolean;
 }
 
 export type CodedEvent<I, C> =
@@ -63,13 +65,13 @@ export function codedFlowReducer<I, C>(state: CodedState<I, C>, event: CodedEven
       return state.phase === 'sent' ? { ...state, phase: 'resending' } : state;
     case 'SENT':
       return state.phase === 'sending' || state.phase === 'resending'
-        ? { ...state, phase: 'sent', code: event.code ?? {}, codeErrors: undefined, replaced: !!event.replaced }
+        ? { ...state, phase: 'sent', code: event.code ?? {}, codeErrors: undefined, replaced: !!event.replaced, linked: false }
         : state;
     case 'SEND_FAILED':
       if (state.phase === 'sending') return { ...state, phase: 'input', inputErrors: event.errors };
       return state.phase === 'resending' ? { ...state, phase: 'sent' } : state;
     case 'LINKED':
-      return state.phase === 'input' ? { ...state, phase: 'sent', input: event.input, code: event.code, inputErrors: undefined, codeErrors: undefined } : state;
+      return state.phase === 'input' ? { ...state, phase: 'sent', input: event.input, code: event.code, inputErrors: undefined, codeErrors: undefined, linked: true } : state;
     case 'NO_CODE_NEEDED':
       return state.phase === 'sending' ? { ...state, phase: 'done' } : state;
     case 'VERIFY':

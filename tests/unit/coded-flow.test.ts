@@ -19,11 +19,12 @@ const ALL_EVENTS: CodedEvent<I, C>[] = [
   { type: 'VERIFIED' },
   { type: 'VERIFY_FAILED', errors: { code: ['y'] } },
   { type: 'REDO' },
+  { type: 'LINKED', input: { email: 'c@example.com' }, code: { code: '54321' } },
 ];
 
 /** Which events each phase answers, and the phase it goes to. */
 const TABLE: Record<CodedPhase, Partial<Record<CodedEvent<I, C>['type'], CodedPhase>>> = {
-  input: { EDIT_INPUT: 'input', SEND: 'sending' },
+  input: { EDIT_INPUT: 'input', SEND: 'sending', LINKED: 'sent' },
   sending: { SENT: 'sent', SEND_FAILED: 'input', NO_CODE_NEEDED: 'done' },
   sent: { EDIT_CODE: 'sent', RESEND: 'resending', VERIFY: 'verifying', REDO: 'input' },
   resending: { SENT: 'sent', SEND_FAILED: 'sent' },
@@ -72,6 +73,12 @@ describe('coded-flow machine', () => {
     const state = at('sent', { code: { code: '11111' }, codeErrors: { code: ['invalid'] } });
     expect(run(state, { type: 'RESEND' }, { type: 'SENT' })).toMatchObject({ phase: 'sent', code: {}, codeErrors: undefined });
     expect(run(state, { type: 'RESEND' }, { type: 'SEND_FAILED' })).toMatchObject({ phase: 'sent', code: { code: '11111' } });
+  });
+
+  it('the mail\'s link fills the address and the code in, and says so; a code sent later is typed again', () => {
+    const linked = run(at('input'), { type: 'LINKED', input: { email: 'c@example.com' }, code: { code: '54321' } });
+    expect(linked).toMatchObject({ phase: 'sent', input: { email: 'c@example.com' }, code: { code: '54321' }, linked: true });
+    expect(run(linked, { type: 'RESEND' }, { type: 'SENT' }).linked).toBe(false);
   });
 
   it('the code step can open with data (the address the code went to)', () => {

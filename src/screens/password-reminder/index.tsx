@@ -19,7 +19,7 @@ import { routeSetting } from '../../app/catalogue';
 
 const text = messages.passwordReminder;
 const RESEND_LOCK_SECONDS = routeSetting('password_reminder', 'resendLockSeconds');
-const CODE_ERRORS = new Set(['CODE_INVALID', 'CODE_LOCKED', 'CODE_RATE_LIMITED']);
+const CODE_ERRORS = new Set(['CODE_INVALID', 'CODE_LOCKED', 'CODE_RATE_LIMITED', 'TOO_MANY_ATTEMPTS']);
 
 interface NewPassword {
   email: string;
@@ -54,7 +54,7 @@ export default function PasswordReminderScreen() {
     },
     verifyFailed: async (failure) => {
       if (!(failure instanceof ApiFailure) || failure.isNetwork || failure.isTimeout) return void (await alert(text.network));
-      if (CODE_ERRORS.has(failure.code ?? '')) return { code: [verificationMessage(failure)] };
+      if (CODE_ERRORS.has(failure.code ?? '')) return { code: [verificationMessage(failure, true)] };
       if (failure.fields) return failure.fields;
       await alert(failure.message || text.failed);
     },
@@ -93,7 +93,7 @@ export default function PasswordReminderScreen() {
       {flow.codeOpen && (
         <CodeEntry
           id="resetPasswordForm"
-          notice={{ template: text.codeSent, email: state.input.email ?? '' }}
+          notice={{ template: state.linked ? messages.verification.linkOpened : text.codeSent, email: state.input.email ?? '' }}
           form={passwordForm}
           flow={flow}
           resend={{ label: text.resend, waitingLabel: text.resendIn }}

@@ -59,7 +59,7 @@ export function EmailStep({ onVerified, onReset, initialAddress, onAddressChange
       if (!answer?.email) throw new NoEmail();
       onVerified({ email: answer.email, code: key });
     },
-    verifyFailed: (failure) => ({ code: [failure instanceof NoEmail ? messages.verification.noEmail : verificationMessage(failure)] }),
+    verifyFailed: (failure) => ({ code: [failure instanceof NoEmail ? messages.verification.noEmail : verificationMessage(failure, true)] }),
     // The link beside the mailed code: the address and a code filled in, as if typed
     // (docs/decisions/015).
     link: {
@@ -104,7 +104,7 @@ export function EmailStep({ onVerified, onReset, initialAddress, onAddressChange
       {flow.codeOpen && (
         <CodeStep
           id="registerCodeForm"
-          notice={{ template: text.codeSent, email: state.input.email ?? '' }}
+          notice={{ template: state.linked ? messages.verification.linkOpened : text.codeSent, email: state.input.email ?? '' }}
           flow={flow}
           redo={{ label: text.redo, onRedo: redo }}
         />
