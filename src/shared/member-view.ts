@@ -86,6 +86,12 @@ export function memberView(forms: RecordForm[], saved: Record<string, unknown>, 
 
 /** memberView's rows, each naming the stored fields it shows. */
 export function memberFieldRows(forms: RecordForm[], saved: Record<string, unknown>, options: ViewOptions): FieldRow[] {
+  return memberFieldRowsOf(forms, options)(saved);
+}
+
+/** memberFieldRows with what depends on the forms alone worked out once, for many records (the
+ *  back office's CSV reads the forms once, not once a member). */
+export function memberFieldRowsOf(forms: RecordForm[], options: ViewOptions): (saved: Record<string, unknown>) => FieldRow[] {
   const fields = new Map<string, Field>();
   const others = new Map<string, { field: string; value: unknown }>();
   for (const form of forms) {
@@ -101,6 +107,17 @@ export function memberFieldRows(forms: RecordForm[], saved: Record<string, unkno
     }
   }
 
+  const specs = viewSpecs(forms[0]?.uiSchema);
+  return (saved) => rowsOf(fields, others, specs, saved, options);
+}
+
+function rowsOf(
+  fields: Map<string, Field>,
+  others: Map<string, { field: string; value: unknown }>,
+  specs: ReturnType<typeof viewSpecs>,
+  saved: Record<string, unknown>,
+  options: ViewOptions,
+): FieldRow[] {
   const label = (field: Field, code: string) => options.masters[masterOf(field.form.schema, field.node) ?? '']?.find((o) => o.value === code)?.label ?? code;
   /** A chosen code by its label, with the "other" text it brings in. */
   const choice = (field: Field, code: string) => {
@@ -124,7 +141,6 @@ export function memberFieldRows(forms: RecordForm[], saved: Record<string, unkno
 
   const rows: FieldRow[] = [];
   const shown = new Set<string>();
-  const specs = viewSpecs(forms[0]?.uiSchema);
   for (const spec of specs) {
     const names = namedBy(spec);
     for (const name of names) shown.add(name);

@@ -3,12 +3,14 @@
 // all with the recipients count, scheduled, retracted), inquiries (answer, correction, assign,
 // done), members (search, view, CSV) and the statistics (no count under 5). On SQLite and
 // PostgreSQL.
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { DATABASES, Harness, expectError, setUpOrFail, validContact } from '../support/api-harness';
 import { operatorSession, type TestOperator } from '../support/admin-session';
 import { applicant, asOperator, auditRows } from '../support/admin-records';
 import { rulesOf } from '../support/schema-messages';
-import { csvCell } from '../../src/server/admin/services/members';
+import { csvCell, EXPORT_BATCH, exportMembers } from '../../src/server/admin/services/members';
+import { loadSchemaSet } from '../../src/shared/validation/schema-files';
 import { isoWeek } from '../../src/server/admin/services/stats';
 import operatorTexts from '../../messages/operator.ja.json';
 import { renderMail } from '../../src/server/mail/mailer';
@@ -253,7 +255,7 @@ describe.each(DATABASES)('back office records ($name)', ({ kind }) => {
       expect(audit[1]).toMatchObject({ member_id: a.id });
     });
 
-    it('the CSV: BOM, CRLF, RFC 4180 quoting, formula guard, only active members who agreed to mail; recorded with columns, filter and rows', async () => {
+    it('the CSV: BOM, CRLF, RFC 4180 quoting, formula guard, only active members who agreed to mail; recorded with columns and filter', async () => {
       const agreed = await applicant(h, { last_name_kanji: '=HYPERLINK("x")', first_name_kanji: '様', address_current: '東京都港区1-1, "A"棟' });
       const refused = await applicant(h, { mail_opt: '0' });
       const gone = await applicant(h);
@@ -279,11 +281,63 @@ describe.each(DATABASES)('back office records ($name)', ({ kind }) => {
       expect(text).not.toContain(gone.email);
       const entry = (await auditRows(h)).at(-1)!;
       expect(entry.action).toBe('members.export');
-      expect(JSON.parse(entry.detail)).toEqual({ columns: ['email', 'register_number', 'last_name_kanji', 'address_current', 'mail_opt'], filter: { mail_opt: true, status: 'active' }, rows: lines.length - 2 });
+      expect(JSON.parse(entry.detail)).toEqual({ columns: ['email', 'register_number', 'last_name_kanji', 'address_current', 'mail_opt'], filter: { mail_opt: true, status: 'active' } });
+    });
+
+    it('the CSV keeps a postal code\'s and a phone\'s leading 0 in their display form (060-0001, 090-1234-5678), as a spreadsheet opening it shows them', async () => {
+      const member = await applicant(h, { zip_current: '0600001', phone: '09012345678' });
+      const fixed = await applicant(h, { zip_current: '0600001', phone: '0112345678' });
+      const res = await get('/v1/admin/members/export.csv?columns=email,zip_current,phone');
+      const lines = res.rawPayload.subarray(3).toString('utf8').split('\r\n');
+      expect(lines.find((line) => line.startsWith(member.email))).toBe(`${member.email},060-0001,090-1234-5678`);
+      expect(lines.find((line) => line.startsWith(fixed.email))).toBe(`${fixed.email},060-0001,011-234-5678`);
+    });
+
+    it('the CSV is written batch by batch: the first rows leave before the next batch is read, and no query holds more than one batch of members', async () => {
+      const many = EXPORT_BATCH * 2 + 7;
+      const at = Date.parse('2001-01-01T00:00:00.000Z');
+      const rows = Array.from({ length: many }, (_, i) => ({
+        id: randomUUID(), email: `stream-${i}-${kind}@example.com`, status: 'active' as const, password_hash: 'x', mail_opt: '1',
+        created_at: new Date(at + i * 1000).toISOString(), updated_at: new Date(at).toISOString(), last_name_kanji: '流', first_name_kanji: `${i}`,
+      }));
+      const own = await Harness.start(kind);
+      try {
+        for (let i = 0; i < rows.length; i += 200) await own.db.insertInto('users').values(rows.slice(i, i + 200)).execute();
+        // Every read of the members: how many rows each query handed over.
+        const reads: number[] = [];
+        const usersReads = new WeakSet<object>();
+        const counting = own.db.withPlugin({
+          transformQuery: ({ node, queryId }) => {
+            if (node.kind === 'SelectQueryNode' && JSON.stringify(node.from).includes('"users"')) usersReads.add(queryId);
+            return node;
+          },
+          transformResult: async ({ result, queryId }) => {
+            if (usersReads.has(queryId)) reads.push(result.rows.length);
+            return result;
+          },
+        });
+        const csv = await exportMembers(counting, loadSchemaSet(), { actor: { type: 'cli', user: 'test' }, ip: null }, ['email', 'first_name_kanji']);
+        const pages = csv[Symbol.asyncIterator]();
+        expect((await pages.next()).value).toMatch(/^\uFEFF/);
+        const firstRows = (await pages.next()).value as string;
+        expect(firstRows.startsWith(`stream-0-${kind}@example.com,0\r\n`)).toBe(true);
+        expect(reads).toEqual([EXPORT_BATCH]); // the first rows are out; the second batch is unread
+        let text = firstRows;
+        for (let page = await pages.next(); !page.done; page = await pages.next()) text += page.value;
+        const lines = text.split('\r\n').filter((line) => line.startsWith('stream-'));
+        expect(lines).toHaveLength(many);
+        expect(lines.at(-1)).toBe(`stream-${many - 1}-${kind}@example.com,${many - 1}`);
+        expect(Math.max(...reads)).toBe(EXPORT_BATCH);
+        expect(reads).toEqual([EXPORT_BATCH, EXPORT_BATCH, 7]);
+      } finally {
+        await own.close();
+      }
     });
 
     it('csvCell guards every formula start and quotes as RFC 4180', () => {
       expect(['=1', '+1', '-1', '@a', '\tx', '\rx'].map(csvCell)).toEqual(["'=1", "'+1", "'-1", "'@a", "'\tx", `"'\rx"`]);
+      // The full-width forms a spreadsheet reads as the same formula starts.
+      expect(['＝1+1', '＋1', '－1', '＠SUM(A1)'].map(csvCell)).toEqual(["'＝1+1", "'＋1", "'－1", "'＠SUM(A1)"]);
       expect(csvCell('a,b')).toBe('"a,b"');
       expect(csvCell('say "hi"')).toBe('"say ""hi"""');
       expect(csvCell('two\nlines')).toBe('"two\nlines"');

@@ -2,6 +2,7 @@
 // issue 23). Each route names one action of src/server/admin/permissions.ts in its guard; the
 // work is done by the services in ../services, which the command-line tool calls too, and
 // every change and every view or export of a member's data leaves one audit entry.
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApplicationStatus, InquiryStatus } from '../../db/types';
 import { loadConfig, mailLinksOf } from '../../config';
@@ -211,12 +212,12 @@ export function adminRecordRoutes(app: FastifyInstance, ctx: AdminContext): void
     async (request, reply: FastifyReply) => {
       const raw = (request.query as { columns?: string }).columns ?? '';
       const { columns } = ctx.parse<{ columns: string[] }>('api.admin-member-export.json', { columns: raw.split(',').map((c) => c.trim()).filter(Boolean) });
-      const { csv } = await members.exportMembers(db, schemas, whoOf(request), columns);
+      const rows = await members.exportMembers(db, schemas, whoOf(request), columns);
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="members-${japanDay(now())}.csv"`)
         .header('cache-control', 'no-store')
-        .send(csv);
+        .send(Readable.from(rows));
     },
   );
 

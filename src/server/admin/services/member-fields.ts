@@ -8,8 +8,9 @@ import { masterOptions, type MasterName } from '../../masters';
 import { memberStore } from '../../member-store';
 import { allMunicipalities } from '../../denshijiti';
 import { formatDate } from '../../../shared/format-date';
-import { isRecordForm, type RecordForm } from '../../../shared/member-record';
-import { memberFieldRows, viewSpecs } from '../../../shared/member-view';
+import { displayText, isRecordForm, type RecordForm } from '../../../shared/member-record';
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { memberFieldRows, memberFieldRowsOf, viewSpecs } from '../../../shared/member-view';
 import { mastersOf } from '../../../shared/validation/conditions';
 import type { SchemaSet } from '../../../shared/validation/schema-files';
 import type { JsonObject } from '../../../shared/validation/schema-bundle';
@@ -57,13 +58,34 @@ export function recordColumns(set: SchemaSet): ExportColumn[] {
   });
 }
 
-/** Each field's own text for the member (a joined row's fields each as stored). */
-export function fieldDisplays(set: SchemaSet, masters: OptionLists, user: User): Record<string, string> {
-  const saved = memberStore(set).saved(user);
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(saved)) out[name] = wireText(value);
-  for (const row of memberFieldRows(recordForms(set), saved, { masters, texts: memberTexts.info, formatDate })) {
-    if (row.fields.length === 1) out[row.fields[0]!] = row.value;
+/** A stored text in its display form for an export: the field's `x-display` (the postal code
+ *  1000001 as 100-0001), or, for `{ "as": "phone" }`, the number in its national form with
+ *  hyphens (090-1234-5678), so that a spreadsheet keeps its leading 0. */
+export function exportText(node: JsonObject, text: string): string {
+  const display = node['x-display'] as { as?: unknown } | undefined;
+  if (display?.as === 'phone') {
+    const number = parsePhoneNumberFromString(text, 'JP');
+    return number?.isValid() ? number.formatNational() : text;
   }
-  return out;
+  return displayText(node, text);
+}
+
+/** Each field's own text for the member (a joined row's fields each as stored), by record: what
+ *  depends on the forms is worked out once, for many records (the CSV). */
+export function fieldDisplaysOf(set: SchemaSet, masters: OptionLists): (user: User) => Record<string, string> {
+  const store = memberStore(set);
+  const rowsOf = memberFieldRowsOf(recordForms(set), { masters, texts: memberTexts.info, formatDate });
+  const displayed = store.record.fields.filter((field) => field.node['x-display']);
+  return (user) => {
+    const saved = store.saved(user);
+    const out: Record<string, string> = {};
+    for (const [name, value] of Object.entries(saved)) out[name] = wireText(value);
+    for (const row of rowsOf(saved)) if (row.fields.length === 1) out[row.fields[0]!] = row.value;
+    // A text with a display form (postal code, phone) in that form, leading 0 and hyphens kept.
+    for (const field of displayed) {
+      const value = saved[field.name];
+      if (typeof value === 'string' && value) out[field.name] = exportText(field.node, value);
+    }
+    return out;
+  };
 }

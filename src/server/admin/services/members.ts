@@ -1,7 +1,7 @@
 // Members, as the back office finds and shows them: search by name, address or register number (the
 // search itself is recorded with its words), one member in full with their applications,
 // inquiries and notices (the view is recorded), and the CSV of members who agreed to mail
-// (recorded with its columns, filter and row count).
+// (recorded with its columns and filter, written out batch by batch).
 import type { Db } from '../../db/connect';
 import type { User } from '../../db/types';
 import { formatDateTime } from '../../../shared/format-date';
@@ -12,7 +12,7 @@ import { countOf, RecordRefusal, searchOf, type Paging, type Who } from './commo
 import { decisionsOf, fullName, memberSummary, purposesOf, whereMember } from './applications';
 import { inquiriesOfMember } from './inquiries';
 import { noticesOfMember } from './notices';
-import { fieldDisplays, optionLists, recordColumns, recordForms } from './member-fields';
+import { fieldDisplaysOf, optionLists, recordColumns, recordForms } from './member-fields';
 import type { ExportColumn, MemberDetail, MemberItem, Page } from '../../../shared/admin-api';
 
 function selectMembers(db: Db) {
@@ -82,10 +82,11 @@ export function exportColumns(set: SchemaSet): ExportColumn[] {
   ];
 }
 
-/** A cell as RFC 4180 writes it, guarded against formulas: a text starting with = + - @, a tab
- *  or a carriage return is prefixed with ' so a spreadsheet shows it as text. */
+/** A cell as RFC 4180 writes it, guarded against formulas: a text starting with = + - @ (in
+ *  either width: a spreadsheet reads the full-width equals sign as =), a tab or a carriage
+ *  return is prefixed with ' so a spreadsheet shows it as text. */
 export function csvCell(value: string): string {
-  const guarded = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  const guarded = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(guarded) ? `"${guarded.replace(/"/g, '""')}"` : guarded;
 }
 
@@ -96,33 +97,55 @@ const MAIL_OPT_AGREED = '1';
 
 export const EXPORT_FILTER = { mail_opt: true, status: 'active' } as const;
 
+/** Members read per query (keyset on users_list: created_at, id), and rows turned into text
+ *  between two turns of the event loop: a batch never holds it for long (docs/decisions/030). */
+export const EXPORT_BATCH = 250;
+export const EXPORT_ROWS_PER_TURN = 10;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** The CSV (UTF-8 with BOM, CRLF) of active members who agreed to mail, with `columns` (names
- *  from exportColumns); one audit entry with the columns, the filter and the row count. */
-export async function exportMembers(db: Db, set: SchemaSet, who: Who, columns: string[]): Promise<{ csv: string; rows: number }> {
+ *  from exportColumns), as text written batch by batch: memory stays one batch whatever the
+ *  number of members, and the first rows leave before the last are read. The export is recorded
+ *  (columns and filter) before any row leaves. */
+export async function exportMembers(db: Db, set: SchemaSet, who: Who, columns: string[]): Promise<AsyncIterable<string>> {
   const known = exportColumns(set);
   const chosen = columns.map((name) => known.find((c) => c.name === name));
   if (columns.length === 0 || chosen.some((c) => !c)) throw new RecordRefusal('VALIDATION', {}, { columns: [recordMessages.records.unknownColumn] });
-  const users = await db.selectFrom('users').selectAll().where('status', '=', 'active').where('mail_opt', '=', MAIL_OPT_AGREED).orderBy('created_at').orderBy('id').execute();
-  const numbers = new Map<string, string>();
-  if (users.length) {
-    const ids = users.map((u) => u.id);
-    for (let i = 0; i < ids.length; i += 500) {
-      const rows = await db.selectFrom('applications').select(['user_id', 'register_number']).where('user_id', 'in', ids.slice(i, i + 500)).orderBy('applied_at').execute();
-      for (const row of rows) numbers.set(row.user_id, row.register_number);
+  await recordAudit(db, { actor: who.actor, ip: who.ip, action: 'members.export', detail: { columns, filter: EXPORT_FILTER } });
+  const displays = fieldDisplaysOf(set, await optionLists(db, recordForms(set)));
+  return (async function* rows() {
+    yield `\uFEFF${csvLine(chosen.map((c) => c!.label))}`;
+    let after: { created_at: string; id: string } | undefined;
+    for (;;) {
+      let query = db.selectFrom('users').selectAll().where('status', '=', 'active').where('mail_opt', '=', MAIL_OPT_AGREED);
+      if (after) {
+        const { created_at: at, id } = after;
+        query = query.where((eb) => eb.or([eb('created_at', '>', at), eb.and([eb('created_at', '=', at), eb('id', '>', id)])]));
+      }
+      const users = await query.orderBy('created_at').orderBy('id').limit(EXPORT_BATCH).execute();
+      if (users.length === 0) return;
+      const numbers = new Map<string, string>();
+      const applications = await db.selectFrom('applications').select(['user_id', 'register_number']).where('user_id', 'in', users.map((u) => u.id)).orderBy('applied_at').execute();
+      for (const row of applications) numbers.set(row.user_id, row.register_number);
+      const cellOf = (user: User, shown: Record<string, string>, name: string): string => {
+        if (name === 'email') return user.email;
+        if (name === 'register_number') return numbers.get(user.id) ?? '';
+        if (name === 'registered_at') return formatDateTime(user.created_at);
+        return shown[name] ?? '';
+      };
+      for (let i = 0; i < users.length; i += EXPORT_ROWS_PER_TURN) {
+        let text = '';
+        for (const user of users.slice(i, i + EXPORT_ROWS_PER_TURN)) {
+          const shown = displays(user);
+          text += csvLine(columns.map((name) => cellOf(user, shown, name)));
+        }
+        yield text;
+        await nextTurn();
+      }
+      if (users.length < EXPORT_BATCH) return;
+      const last = users.at(-1)!;
+      after = { created_at: last.created_at, id: last.id };
     }
-  }
-  const masters = await optionLists(db, recordForms(set));
-  const cellOf = (user: User, shown: Record<string, string>, name: string): string => {
-    if (name === 'email') return user.email;
-    if (name === 'register_number') return numbers.get(user.id) ?? '';
-    if (name === 'registered_at') return formatDateTime(user.created_at);
-    return shown[name] ?? '';
-  };
-  let csv = `\uFEFF${csvLine(chosen.map((c) => c!.label))}`;
-  for (const user of users) {
-    const shown = fieldDisplays(set, masters, user);
-    csv += csvLine(columns.map((name) => cellOf(user, shown, name)));
-  }
-  await recordAudit(db, { actor: who.actor, ip: who.ip, action: 'members.export', detail: { columns, filter: EXPORT_FILTER, rows: users.length } });
-  return { csv, rows: users.length };
+  })();
 }
