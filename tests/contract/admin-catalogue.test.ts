@@ -11,6 +11,8 @@ import { formNames, isBackOfficeForm } from '../../src/shared/validation/schema-
 import { PERMISSIONS, ROLES, type AdminAction } from '../../src/server/admin/permissions';
 import { menuFor, mayOpen, pages } from '../../src/admin/catalogue';
 import { JAPANESE } from '../support/forms';
+import adminTexts from '../../messages/admin.ja.json';
+import type { ApplicationStatus } from '../../src/server/db/types';
 
 const SCREENS_DIR = fileURLToPath(new URL('../../src/admin/screens/', import.meta.url));
 
@@ -73,5 +75,10 @@ describe('the back office catalogue', () => {
     expect(mayOpen('secretariat', 'audit')).toBe(false);
     expect(mayOpen('admin', 'operators')).toBe(true);
     expect(pages.filter((p) => p.path.startsWith('applications')).map((p) => p.path)).toEqual(['applications', 'applications/:registerNumber']);
+  });
+
+  it('the decision history names every status a decision row can leave, a reversal\'s pending included, in Japanese (never the raw word)', () => {
+    const statuses: ApplicationStatus[] = ['pending', 'approved', 'declined'];
+    for (const status of statuses) expect(adminTexts.labels.decision[status], status).toMatch(JAPANESE);
   });
 });
