@@ -4,12 +4,40 @@ import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import text from '../../messages/admin.ja.json';
 import { format } from '../shared/format';
 import { AdminFailure } from './api';
+import type { FieldErrors } from '../shared/validation/field-errors';
 import { useSession } from './session';
 import { useSessionDraft } from '../app/use-session-draft';
 import { DRAFT_PREFIX } from '../api/session';
 
 /** What a refused or failed call says, in Japanese. */
 export const failureText = (failure: unknown) => (failure instanceof AdminFailure ? failure.message : text.errors.unknown);
+
+/** A screen's actions, one at a time: busy while one runs; its refusal's field errors or message
+ *  (`fallback` for what is not the API's answer), the success message it sets with setDone;
+ *  `settled` runs after each (a confirmation closes). `clearErrors`: each run starts without the
+ *  last one's field errors. */
+export function useAction({ fallback = text.errors.unknown, clearErrors = false, settled }: { fallback?: string; clearErrors?: boolean; settled?: () => void } = {}) {
+  const [errors, setErrors] = useState<FieldErrors>();
+  const [failure, setFailure] = useState<string>();
+  const [done, setDone] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const run = async (action: () => Promise<void>) => {
+    setBusy(true);
+    setFailure(undefined);
+    setDone(undefined);
+    if (clearErrors) setErrors(undefined);
+    try {
+      await action();
+    } catch (thrown) {
+      if (thrown instanceof AdminFailure && thrown.fields) setErrors(thrown.fields);
+      else setFailure(thrown instanceof AdminFailure ? failureText(thrown) : fallback);
+    } finally {
+      setBusy(false);
+      settled?.();
+    }
+  };
+  return { busy, errors, failure, done, setDone, run };
+}
 
 /** Loads with `load` whenever `key` changes; `reload()` loads again. */
 export function useLoad<T>(load: () => Promise<T>, key: string) {

@@ -43,7 +43,7 @@ import { createPasswordGuard } from './limits/password-guard';
 import { sweepRateLimits } from './limits/kysely-store';
 import { createOutbox } from './mail/outbox';
 import { createAttemptNotices } from './mail/attempt-notices';
-import { inParent } from '../shared/parent-link';
+import { keyedLink } from '../shared/parent-link';
 import catalogue from '../../schemas/catalogue.json';
 import type { Redis } from 'ioredis';
 import { verifyRoutes } from './routes/verify';
@@ -246,7 +246,7 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
         secret: opts.secret,
         codeLength: codeLength(schemas),
         // The parent site's page with the screen in its frame, as the old flow's link (old-flow.ts).
-        linkUrl: (route, key) => inParent(opts.config.siteTopUrl, `${catalogue.basePath}/${route}?key=${encodeURIComponent(key)}`),
+        linkUrl: (route, key) => keyedLink(opts.config.siteTopUrl, `${catalogue.basePath}/${route}`, key),
       },
       limits,
       mailer,

@@ -4,7 +4,7 @@ import type { AppContext } from './context';
 import { createRegistrationLinks } from './services/registration-links';
 import { isTaken } from './registrations';
 import { format } from '../shared/format';
-import { inParent } from '../shared/parent-link';
+import { keyedLink } from '../shared/parent-link';
 import catalogue from '../../schemas/catalogue.json';
 import mail from '../../messages/mail.ja.json';
 
@@ -26,7 +26,7 @@ export function oldFlow(ctx: AppContext) {
       await links.issue(email, network, async (key) => {
         if (taken) return ctx.notices.instead(email, 'registerAttempted');
         // The parent site's page with the old registration screen in its frame, not the bare app.
-        const url = inParent(ctx.config.siteTopUrl, `${LINK_ROUTE}?key=${encodeURIComponent(key)}`);
+        const url = keyedLink(ctx.config.siteTopUrl, LINK_ROUTE, key);
         await ctx.mailer.send(email, 'registerLink', { url, lifetime: lifetimeText(ctx.config.registrationLinkSeconds) });
       });
     },

@@ -8,3 +8,9 @@ export function inParent(siteTopUrl: string, appPath: string): string {
   url.search = `${url.search ? `${url.search}&` : '?'}path=${value}`;
   return url.href;
 }
+
+/** A link a mail carries: the parent site's page with the app's `route` (under the base path)
+ *  opened with `key` (the old flow's registration link, the link beside a code). */
+export function keyedLink(siteTopUrl: string, route: string, key: string): string {
+  return inParent(siteTopUrl, `${route}?key=${encodeURIComponent(key)}`);
+}

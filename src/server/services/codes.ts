@@ -65,6 +65,28 @@ export function createCodes(db: Db, limits: CodeLimits, rateLimits: RateLimits, 
   const linkHash = (key: string) => hashToken(`code-link\n${key}`);
   const newCode = () => String(randomInt(0, codeSpace(limits.codeLength))).padStart(limits.codeLength, '0');
 
+  /** Stores a live code (as a keyed hash) for `flow`, alive CODE_TTL_SECONDS from now. */
+  const store = (
+    executor: Db,
+    code: { purpose: CodePurpose; email: string; userId: string | null; code: string; flow: string; link_hash?: string | null; from_link?: number },
+  ) =>
+    executor
+      .insertInto('email_codes')
+      .values({
+        id: randomUUID(),
+        purpose: code.purpose,
+        email: code.email,
+        user_id: code.userId,
+        code_hash: hashCode(limits.secret, code.purpose, code.email, code.code),
+        created_at: iso(now()),
+        expires_at: inSeconds(limits.codeTtlSeconds),
+        consumed_at: null,
+        flow_hash: flowHash(code.flow),
+        ...(code.link_hash ? { link_hash: code.link_hash } : {}),
+        ...(code.from_link ? { from_link: code.from_link } : {}),
+      })
+      .execute();
+
   /** Charges the mail budgets for one code mail, requester first: a network over its budget
    *  never touches a recipient's (mails only a password or identity reach skip the network's).
    *  Returns how to take the charge back. */
@@ -119,21 +141,7 @@ export function createCodes(db: Db, limits: CodeLimits, rateLimits: RateLimits, 
           .where('email', '=', email)
           .where('consumed_at', 'is', null)
           .execute();
-        await tx
-          .insertInto('email_codes')
-          .values({
-            id: randomUUID(),
-            purpose,
-            email,
-            user_id: userId,
-            code_hash: hashCode(limits.secret, purpose, email, code),
-            created_at: iso(now()),
-            expires_at: inSeconds(limits.codeTtlSeconds),
-            consumed_at: null,
-            flow_hash: flowHash(flow),
-            link_hash: link ? linkHash(link) : null,
-          })
-          .execute();
+        await store(tx, { purpose, email, userId, code, flow, link_hash: link ? linkHash(link) : null });
       });
       return flow;
     },
@@ -156,21 +164,7 @@ export function createCodes(db: Db, limits: CodeLimits, rateLimits: RateLimits, 
       await db.transaction().execute(async (tx) => {
         const spent = await tx.updateTable('email_codes').set({ consumed_at: iso(now()) }).where('id', '=', row.id).where('consumed_at', 'is', null).executeTakeFirst();
         if (Number(spent.numUpdatedRows) !== 1) throw new ApiError('CODE_LINK_INVALID'); // opened twice at once
-        await tx
-          .insertInto('email_codes')
-          .values({
-            id: randomUUID(),
-            purpose,
-            email: row.email,
-            user_id: row.user_id,
-            code_hash: hashCode(limits.secret, purpose, row.email, code),
-            created_at: iso(now()),
-            expires_at: inSeconds(limits.codeTtlSeconds),
-            consumed_at: null,
-            flow_hash: flowHash(flow),
-            from_link: 1,
-          })
-          .execute();
+        await store(tx, { purpose, email: row.email, userId: row.user_id, code, flow, from_link: 1 });
       });
       return { purpose, email: row.email, code, flow };
     },

@@ -6,11 +6,10 @@ import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/bro
 import text from '../../../../messages/admin.ja.json';
 import { SchemaForm } from '../../../engine/SchemaForm';
 import { format } from '../../../shared/format';
-import type { FieldErrors } from '../../../shared/validation/field-errors';
 import type { PasskeyItem } from '../../../shared/admin-api';
-import { adminCall, AdminFailure } from '../../api';
+import { adminCall } from '../../api';
 import { formatDateTime } from '../../format';
-import { ConfirmDialog, Done, Failure, failureText, Loading, useLoad } from '../../ui';
+import { ConfirmDialog, Done, Failure, Loading, useAction, useLoad } from '../../ui';
 
 const supported = () => typeof window.PublicKeyCredential === 'function';
 
@@ -20,25 +19,7 @@ export default function AccountScreen() {
   // A new form after each passkey added: the emptied name is a fresh field, not a missing one.
   const [formRound, setFormRound] = useState(0);
   const [removing, setRemoving] = useState<PasskeyItem>();
-  const [errors, setErrors] = useState<FieldErrors>();
-  const [failure, setFailure] = useState<string>();
-  const [done, setDone] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const run = async (action: () => Promise<void>) => {
-    setBusy(true);
-    setFailure(undefined);
-    setDone(undefined);
-    setErrors(undefined);
-    try {
-      await action();
-    } catch (thrown) {
-      if (thrown instanceof AdminFailure && thrown.fields) setErrors(thrown.fields);
-      else setFailure(thrown instanceof AdminFailure ? failureText(thrown) : text.account.failed);
-    } finally {
-      setBusy(false);
-      setRemoving(undefined);
-    }
-  };
+  const { busy, errors, failure, done, setDone, run } = useAction({ fallback: text.account.failed, clearErrors: true, settled: () => setRemoving(undefined) });
   const add = (value: { name?: string }) =>
     run(async () => {
       const [{ startRegistration }, optionsJSON] = await Promise.all([import('@simplewebauthn/browser'), adminCall<PublicKeyCredentialCreationOptionsJSON>('post', '/account/passkeys/options')]);

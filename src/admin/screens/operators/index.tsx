@@ -5,12 +5,11 @@ import * as addForm from 'virtual:form/admin-operator-add';
 import text from '../../../../messages/admin.ja.json';
 import { SchemaForm } from '../../../engine/SchemaForm';
 import { format } from '../../../shared/format';
-import type { FieldErrors } from '../../../shared/validation/field-errors';
 import type { NewOperator, OperatorItem, OperatorList } from '../../../shared/admin-api';
-import { adminCall, AdminFailure } from '../../api';
+import { adminCall } from '../../api';
 import { formatDateTime, label } from '../../format';
 import { useSession } from '../../session';
-import { ConfirmDialog, Done, Failure, failureText, Loading, useDraft, useLoad } from '../../ui';
+import { ConfirmDialog, Done, Failure, Loading, useAction, useDraft, useLoad } from '../../ui';
 
 
 export default function OperatorsScreen() {
@@ -18,24 +17,7 @@ export default function OperatorsScreen() {
   const list = useLoad(() => adminCall<OperatorList>('get', '/operators'), 'operators');
   const draft = useDraft<NewOperator>('operator-add', { role: 'secretariat' });
   const [disabling, setDisabling] = useState<OperatorItem>();
-  const [errors, setErrors] = useState<FieldErrors>();
-  const [failure, setFailure] = useState<string>();
-  const [done, setDone] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const run = async (action: () => Promise<void>) => {
-    setBusy(true);
-    setFailure(undefined);
-    setDone(undefined);
-    try {
-      await action();
-    } catch (thrown) {
-      if (thrown instanceof AdminFailure && thrown.fields) setErrors(thrown.fields);
-      else setFailure(failureText(thrown));
-    } finally {
-      setBusy(false);
-      setDisabling(undefined);
-    }
-  };
+  const { busy, errors, failure, done, setDone, run } = useAction({ settled: () => setDisabling(undefined) });
   return (
     <>
       <Done message={done} />
