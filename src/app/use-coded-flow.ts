@@ -8,6 +8,9 @@ import { codedFlowReducer, initialCodedState, isBusy, showsCode, type CodedState
 import { useCountdown } from './use-countdown';
 import { openCodeLink, type CodeLinkPurpose, type OpenedLink } from '../api/verification';
 
+/** A link's key as the server makes them: 256 random bits in URL-safe base64. */
+const LINK_KEY = /^[A-Za-z0-9_-]{43}$/;
+
 /** The `key` a mailed link opened this page with, taken off the address so that a reload or the
  *  back button does not open the used link again. */
 function takeLinkKey(): string | undefined {
@@ -121,6 +124,9 @@ export function useCodedFlow<I extends object, C extends object>(config: CodedFl
     if (!link || key === undefined) return;
     void once(async () => {
       try {
+        // A key cut short or mangled on its way (a mail client wrapping the line) is no link: the
+        // member hears that, not the server's "malformed request".
+        if (!LINK_KEY.test(key)) throw new WrongLink();
         const opened = await openCodeLink(key);
         if (opened.purpose !== link.purpose) throw new WrongLink();
         dispatch({ type: 'LINKED', input: link.input(opened.email), code: link.code(opened) });

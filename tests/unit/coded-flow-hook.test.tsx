@@ -3,7 +3,7 @@
 // disables the button (or a tap right after the last digit's auto-submit) sends nothing.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, renderHook } from '@testing-library/react';
-import { useCodedFlow, type CodedFlowConfig } from '../../src/app/use-coded-flow';
+import { useCodedFlow, WrongLink, type CodedFlowConfig } from '../../src/app/use-coded-flow';
 
 type I = { email: string };
 type C = { code: string };
@@ -71,5 +71,30 @@ describe('useCodedFlow', () => {
     expect(await sendTo('b@example.com')).toBe(false); // another address: a@'s code is not b@'s
     act(() => hook.result.current.redo());
     expect(await sendTo('a@example.com')).toBe(true);
+  });
+});
+
+describe('useCodedFlow with a mailed link', () => {
+  const linkConfig = (failed: (failure: unknown) => void): CodedFlowConfig<I, C> => ({
+    send: vi.fn(async () => undefined),
+    verify: vi.fn(async () => undefined),
+    sendFailed: () => undefined,
+    verifyFailed: () => undefined,
+    inputFields: ['email'],
+    inputFormId: 'input-form',
+    link: { purpose: 'password_change', input: (email) => ({ email }), code: ({ code }) => ({ code }), failed },
+  });
+
+  it('a key cut short is told as a link that opens nothing, asks the server nothing, and leaves the address', async () => {
+    window.history.replaceState(null, '', '/user/password_reminder?key=short');
+    const asked = vi.spyOn(globalThis, 'fetch');
+    const failed = vi.fn();
+    const hook = renderHook(() => useCodedFlow<I, C>(linkConfig(failed)));
+    await vi.waitFor(() => expect(failed).toHaveBeenCalledTimes(1));
+    expect(failed.mock.calls[0]![0]).toBeInstanceOf(WrongLink);
+    expect(asked).not.toHaveBeenCalled();
+    expect(window.location.search).toBe('');
+    expect(hook.result.current.phase).toBe('input');
+    asked.mockRestore();
   });
 });
