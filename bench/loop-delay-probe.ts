@@ -13,6 +13,11 @@ const statements = createHistogram();
 /** The slowest statements of the window: [milliseconds, SQL]. */
 let slowest: Array<[number, string]> = [];
 const ms = (nanoseconds: number) => nanoseconds / 1e6;
+/** The largest resident set seen in the window (sampled every 20 ms), in bytes. */
+let rssMax = process.memoryUsage().rss;
+setInterval(() => {
+  rssMax = Math.max(rssMax, process.memoryUsage().rss);
+}, 20).unref();
 
 // Every statement of every database the process opens shares this prototype.
 const probe = new SQLite(':memory:');
@@ -39,6 +44,7 @@ process.on('message', (message) => {
     loop.reset();
     statements.reset();
     slowest = [];
+    rssMax = process.memoryUsage().rss;
     process.send?.({ type: 'loop-delay:reset' });
   } else if (message === 'loop-delay:read') {
     process.send?.({
@@ -51,6 +57,7 @@ process.on('message', (message) => {
       statementP99: statements.count ? ms(statements.percentile(99)) : 0,
       statementMax: statements.count ? ms(statements.max) : 0,
       slowest,
+      rssMax: Math.max(rssMax, process.memoryUsage().rss),
     });
   }
 });

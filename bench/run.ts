@@ -1,7 +1,7 @@
 // npm run bench: builds the client, starts the production stack on free ports and prints one
 // table of what a phone gets (ADR 017). Not a test: the figures depend on the machine; the byte
 // budgets that must hold are checked in npm test (tests/unit/dist-clean.test.ts).
-//   npm run bench -- --only=bytes,api   run some sections only (bytes, lighthouse, keys, api, login, scale)
+//   npm run bench -- --only=bytes,api   run some sections only (bytes, lighthouse, keys, api, login, scale, office)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ import { startReactOnly } from './react-only';
 import { measureApi, measureLogin } from './api';
 import { ROOT, startStack } from './stack';
 import { INQUIRIES, MEMBERS, measureScale } from './scale';
+import { OFFICE_INQUIRIES, OFFICE_MEMBERS, measureOffice } from './office';
 
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
 const wanted = (section: string) => !only || only.includes(section);
@@ -120,6 +121,29 @@ try {
       for (const [took, statement] of figures.loaded.loop.slowest ?? []) console.log(`${database}: ${ms(took)} ms  ${statement}`);
     }
     print(`Scale: ${MEMBERS.toLocaleString('en')} members, ${INQUIRIES.toLocaleString('en')} inquiries of one member (history pages of 20); ms, medians`, table(['measure', ...results.map((r) => r.database)], rows));
+  }
+  if (wanted('office')) {
+    const results = await measureOffice();
+    const column = (pick: (f: Awaited<ReturnType<typeof measureOffice>>[number]['figures']) => string) => results.map((r) => pick(r.figures));
+    const anchor = (f: Awaited<ReturnType<typeof measureOffice>>[number]['figures']) => f.anchor.p99;
+    const rows: string[][] = [
+      ['seed (s)', ...column((f) => f.seedSeconds.toFixed(0))],
+      ['**member GET /v1/user/info alone**, p50 / p99 (the anchor)', ...column((f) => `${ms(f.anchor.p50)} / ${ms(f.anchor.p99)}`)],
+      ['event loop meanwhile, max', ...column((f) => ms(f.anchor.loop.max))],
+      ...results[0]!.figures.rows.map((row) => [
+        row.label,
+        ...column((f) => {
+          const r = f.rows.find((other) => other.label === row.label);
+          if (!r) return '–';
+          return `${ms(r.ms)} · ${ms(r.loopMax)}${r.loopMax > 20 ? ' **over**' : ''} · ${ms(r.memberP99)} (${(r.memberP99 / anchor(f)).toFixed(1)}×)${r.memberP99 > 2 * anchor(f) ? ' **over**' : ''}${/CSV/.test(r.label) ? ` · RSS ${r.rssMb.toFixed(0)} MB` : ''}`;
+        }),
+      ]),
+      ['CPU pressure at the end (waiting for a CPU, last minute)', ...column((f) => f.cpuPressure)],
+    ];
+    print(
+      `Office: ${OFFICE_MEMBERS.toLocaleString('en')} members, ${OFFICE_INQUIRIES.toLocaleString('en')} inquiries; each request: median ms alone · event loop's longest hold (ms, budget 20) · member info p99 while an operator repeats it (ms, × the anchor, budget 2×)`,
+      table(['request', ...results.map((r) => r.database)], rows),
+    );
   }
 } finally {
   await stack?.stop();

@@ -43,6 +43,8 @@ export interface LoopDelay {
   statementP50: number;
   statementP99: number;
   statementMax: number;
+  /** The largest resident set of the server in the window (bytes). */
+  rssMax: number;
   /** The window's slowest statements, [milliseconds, SQL]. */
   slowest: Array<[number, string]>;
 }
@@ -60,10 +62,10 @@ export interface ScaleFigures {
   loaded: { p50: number; p99: number; loop: LoopDelay; pagesPerSecond: number };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]!;
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+export const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]!;
 
-async function timed(work: () => Promise<unknown>): Promise<number> {
+export async function timed(work: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
   await work();
   return performance.now() - started;
@@ -78,7 +80,7 @@ async function medianOf(work: () => Promise<unknown>): Promise<number> {
 }
 
 // A fixed seed: every run pages the same way.
-function random(seed: number) {
+export function random(seed: number) {
   let state = seed;
   return () => {
     state = (state + 0x6d2b79f5) | 0;
@@ -126,7 +128,7 @@ async function seed(db: Db): Promise<string> {
 }
 
 /** "some avg60" of /proc/pressure/cpu: the share of the last minute in which a task waited for a CPU. */
-function cpuPressure(): string {
+export function cpuPressure(): string {
   try {
     return `${/some avg10=[\d.]+ avg60=([\d.]+)/.exec(readFileSync('/proc/pressure/cpu', 'utf8'))?.[1] ?? '?'}%`;
   } catch {
@@ -134,19 +136,19 @@ function cpuPressure(): string {
   }
 }
 
-interface Database {
+export interface Database {
   name: string;
   env: NodeJS.ProcessEnv;
   open(): Db;
   drop(): Promise<void>;
 }
 
-async function sqliteDatabase(): Promise<Database> {
+export async function sqliteDatabase(): Promise<Database> {
   const dataDir = mkdtempSync(join(tmpdir(), 'member-site-scale-'));
   return { name: 'SQLite', env: { DATA_DIR: dataDir }, open: () => openDb({ dataDir }), drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
 }
 
-async function postgresDatabase(): Promise<Database> {
+export async function postgresDatabase(): Promise<Database> {
   const name = `member_site_scale_${process.pid}`;
   const admin = async (statement: string) => {
     const client = new pg.Client({ connectionString: PG_URL });
@@ -172,17 +174,17 @@ async function postgresDatabase(): Promise<Database> {
   };
 }
 
-interface Server {
+export interface Server {
   url: string;
   ask(message: string): Promise<LoopDelay>;
   stop(): Promise<void>;
 }
 
-async function startServer(env: NodeJS.ProcessEnv): Promise<Server> {
+export async function startServer(env: NodeJS.ProcessEnv, stdout: 'ignore' | 'inherit' = 'ignore'): Promise<Server> {
   const [port, parent, smtp, web] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', '--import', './bench/loop-delay-probe.ts', 'src/server/main.ts'], {
     cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    stdio: ['ignore', stdout, 'inherit', 'ipc'],
     env: { ...process.env, ...env, NODE_ENV: 'production', PORT: String(port), PARENT_SITE_PORT: String(parent), MAIL_CATCHER_SMTP_PORT: String(smtp), MAIL_CATCHER_WEB_PORT: String(web), CLIENT_KEY, APP_SECRET: 'scale-bench-secret-0123456789abcdef', SEED_DEMO: 'false' },
   });
   const url = `http://127.0.0.1:${port}`;
