@@ -2,13 +2,15 @@
 // the app has is tried as admin, secretariat and municipality. A role the action allows gets
 // past the guard (not 401, not 403); a role it does not allow gets 403 FORBIDDEN and the
 // database is as it was. The table of routes is one list: a route the app has and the table
-// does not fails the test, and so does an action of PERMISSIONS no route names.
+// does not fails the test, and so does an action of PERMISSIONS no route names. Every answer
+// given is checked against its schema (schemas/api/answers/admin.json).
 import { afterAll, describe, expect, it } from 'vitest';
 import { DATABASES, Harness, expectError, setUpOrFail } from '../support/api-harness';
 import { operatorSession, type TestOperator } from '../support/admin-session';
 import { asOperator } from '../support/admin-records';
 import { adminRoutes, snapshot, table } from '../support/admin-routes';
 import { PERMISSIONS, ROLES, mayDo, type Role } from '../../src/server/admin/permissions';
+import { answerErrors, NOT_OURS } from '../support/admin-answers';
 
 describe.each(DATABASES)('back office roles × actions ($name)', ({ kind }) => {
   let h: Harness;
@@ -44,6 +46,8 @@ describe.each(DATABASES)('back office roles × actions ($name)', ({ kind }) => {
           const res = await asOperator(h, operator, method, request.url, request.body);
           expect([401, 403], res.body).not.toContain(res.statusCode);
           expect(res.statusCode, res.body).toBeLessThan(300);
+          // The answer is what its schema says (the types the back office reads are made from it).
+          if (!NOT_OURS.has(route)) expect(answerErrors(route, res.json())).toEqual([]);
           return;
         }
         const before = await snapshot(h);

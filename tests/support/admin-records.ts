@@ -4,6 +4,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import type { NewUser } from '../../src/server/db/types';
 import type { Harness } from './api-harness';
 import type { TestOperator } from './admin-session';
+import { answerErrors, NOT_OURS, routeOf } from './admin-answers';
 
 export interface Applicant {
   id: string;
@@ -23,14 +24,22 @@ export async function applicant(h: Harness, profile: Partial<NewUser> = {}, appl
 }
 
 /** A request to the back office as `operator`. */
-export function asOperator(h: Harness, operator: TestOperator | undefined, method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown, remoteAddress?: string) {
-  return h.app.inject({
+export async function asOperator(h: Harness, operator: TestOperator | undefined, method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown, remoteAddress?: string) {
+  const res = await h.app.inject({
     method,
     url,
     ...(remoteAddress ? { remoteAddress } : {}),
     headers: { ...(operator?.headers ?? {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
   });
+  // Every answer a test gets is what its schema says (schemas/api/answers/admin.json): the types
+  // the back office reads are made from it.
+  const route = routeOf(method, url);
+  if (res.statusCode < 300 && route && !NOT_OURS.has(route) && /json/.test(String(res.headers['content-type']))) {
+    const errors = answerErrors(route, res.json());
+    if (errors.length) throw new Error(`${method} ${url}: the answer is not what schemas/api/answers/admin.json says:\n${errors.join('\n')}`);
+  }
+  return res;
 }
 
 /** The audit log's rows, oldest first. */
