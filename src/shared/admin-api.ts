@@ -98,6 +98,13 @@ export interface SetupInput {
   password_confirm: string;
 }
 
+/** POST /v1/admin/password-reset: the address an operator asks a password-reset link for
+ *  (answered 202 whoever's it is). GET /v1/admin/password-reset/link answers a SetupLink, and
+ *  POST /v1/admin/password-reset/link takes a SetupInput, as the set-up link's routes do. */
+export interface PasswordResetInput {
+  email: string;
+}
+
 /** An operator as another sees them (GET /v1/admin/operators items, POST /v1/admin/operators);
  *  role as stored (text). */
 export interface OperatorItem {
