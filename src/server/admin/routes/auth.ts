@@ -116,7 +116,7 @@ export function adminAuthRoutes(app: FastifyInstance, ctx: AdminContext): void {
   });
 
   // ---------------------------------------------------------------------------------------------
-  // The operator's own password reset (「パスワードをお忘れの方」 on the login page): an address in,
+  // The operator's own password reset (the login page's 'forgot your password' link): an address in,
   // the same answer after the same wait whoever it belongs to; an active operator's gets a link
   // like the set-up link (an hour, once), which sets a new password, ends every session of theirs
   // and the wrong-password counts on the address, and is audited (operators.password_reset).
