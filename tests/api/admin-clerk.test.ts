@@ -1,12 +1,13 @@
 // The clerk's day (issue 34 point 6), the items that are not lists: a reversal takes the decision's
-// notice back from my page; the correction mail's preview; the operators' own password reset
-// (a mailed single-use link, blind to whether the address is an operator's). On SQLite and
+// notice back from my page; the correction mail's preview is the mail the correction sends. (The
+// operators' own password reset is in admin-auth.test.ts, beside the set-up link.) On SQLite and
 // PostgreSQL.
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { DATABASES, Harness, setUpOrFail } from '../support/api-harness';
+import { DATABASES, Harness, setUpOrFail, testMailLinks, validContact } from '../support/api-harness';
 import { operatorSession, type TestOperator } from '../support/admin-session';
 import { asOperator, auditRows } from '../support/admin-records';
 import operatorTexts from '../../messages/operator.ja.json';
+import { renderMail } from '../../src/server/mail/mailer';
 
 describe.each(DATABASES)("the clerk's day ($name)", ({ kind }) => {
   let h: Harness;
@@ -27,6 +28,38 @@ describe.each(DATABASES)("the clerk's day ($name)", ({ kind }) => {
   });
 
   const post = (url: string, body?: unknown, who: TestOperator = clerk) => asOperator(h, who, 'POST', url, body ?? {});
+
+  describe('a correction', () => {
+    it('is previewed as the mail it sends (to, subject, body with the answer and the reason), nothing saved or sent; then sent as previewed', async () => {
+      const member = await h.createMember(h.uniqueEmail('asker'), 'Asker-Pass-1!');
+      const session = await h.loginWithCode(member);
+      expect((await h.contact(session.token, validContact(member.email))).statusCode).toBe(200);
+      const inquiry = await h.db.selectFrom('inquiries').select(['id', 'ticket_no']).where('user_id', '=', member.id).executeTakeFirstOrThrow();
+      const answered = await post(`/v1/admin/inquiries/${inquiry.id}/answer`, { answer: '次のとおりご案内します。' });
+      expect(answered.statusCode, answered.body).toBe(201);
+      h.mailer.clear();
+      const audit = (await auditRows(h)).length;
+      const answers = () => h.db.selectFrom('inquiry_answers').select('id').where('inquiry_id', '=', inquiry.id).execute();
+      const url = `/v1/admin/inquiries/${inquiry.id}/answers/${answered.json().answer_id}/correction`;
+      const body = { answer: '正しくはこちらです。', note: '日付に誤りがありました。' };
+
+      const preview = await post(`${url}/preview`, body);
+      expect(preview.statusCode, preview.body).toBe(200);
+      const mail = preview.json<{ mail: { to: string; subject: string; body: string } }>().mail;
+      expect(mail.to).toBe(member.email);
+      expect(mail.body).toContain(body.answer);
+      expect(mail.body).toContain(body.note);
+      expect(h.mailer.sent).toEqual([]);
+      expect(await answers()).toHaveLength(1);
+      expect(await auditRows(h)).toHaveLength(audit);
+
+      expect((await post(url, body)).statusCode).toBe(201);
+      const sent = h.mailer.to(member.email).at(-1)!;
+      expect(sent.template).toBe('inquiryCorrection');
+      const rendered = renderMail('inquiryCorrection', sent.values, testMailLinks);
+      expect({ subject: rendered.subject, body: rendered.text }).toEqual({ subject: mail.subject, body: mail.body });
+    });
+  });
 
   describe('a reversal', () => {
     it("retracts the decision's notice in its transaction: my page shows the reversal alone, and decided again shows the new decision alone", async () => {
