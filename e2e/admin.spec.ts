@@ -178,6 +178,12 @@ test.describe("a clerk's day", () => {
     await page.getByRole('textbox', { name: '訂正後の回答' }).fill('先ほどの回答を訂正いたします。');
     await page.getByRole('textbox', { name: '訂正の理由' }).fill('日付の誤り');
     await page.getByRole('button', { name: submitText('admin-correction') }).click();
+    // The correction's mail is shown before it goes, as the first answer's is.
+    const correctionMail = page.getByRole('dialog', { name: admin.inquiries.confirmCorrection });
+    await expect(correctionMail).toContainText('先ほどの回答を訂正いたします。');
+    await expect(correctionMail).toContainText('日付の誤り');
+    await expectAccessible(page, 'correction confirmation');
+    await correctionMail.getByRole('button', { name: admin.inquiries.doCorrect }).click();
     await expect(page.getByRole('status').filter({ hasText: admin.inquiries.corrected })).toBeVisible();
 
     // Export members: columns chosen, the CSV downloads with a BOM.
@@ -189,5 +195,67 @@ test.describe("a clerk's day", () => {
     const file = await (await download).path();
     const { readFileSync } = await import('node:fs');
     expect(readFileSync(file!).subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+  });
+});
+
+// Issue 34's clerk's day, the items a browser shows: focus after the password step and after a
+// dialog's Escape, a used set-up link in the office's words, and the operator's own password reset.
+test.describe("a clerk's day: focus, links and the operator's own password reset", () => {
+  test.setTimeout(120_000);
+
+  test('focus moves to the code box, and back to the opening button after Escape; a dead set-up link says what to do; the reset link sets a new password once', async ({ page, request, db, member }) => {
+    test.skip(!(await apiPresent(request)), 'the /v1/admin/ API is not on this branch yet');
+    const clerk = { email: `reset-${randomUUID().slice(0, 8)}@office.example.jp`, password: 'Clerk-Pass1!', name: '事務局 次郎' };
+    const at = iso(now());
+    await db.insertInto('operators').values({ id: randomUUID(), email: clerk.email, name: clerk.name, role: 'secretariat', status: 'active', password_hash: await hashPassword(clerk.password), created_at: at, updated_at: at }).execute();
+    const login = labels('admin-login');
+    const setup = labels('admin-operator-setup');
+
+    // A set-up link that opens nothing: the office's advice, with the way to the login page.
+    await page.goto(`${E2E.appUrl}/admin/setup?key=${'A'.repeat(43)}`);
+    await expect(page.getByRole('alert')).toHaveText(admin.setup.linkInvalid);
+    await expectAccessible(page, 'admin setup with a dead link');
+
+    // The password forgotten: the address, the mailed link, a new password, once.
+    await page.goto(`${E2E.appUrl}/admin/login`);
+    await page.getByRole('link', { name: admin.login.forgot }).click();
+    await expect(heading(page, title('password-reset'))).toBeVisible();
+    await expectAccessible(page, 'admin password reset');
+    await page.getByRole('textbox', { name: labels('admin-password-reset').email }).fill(clerk.email);
+    await page.getByRole('button', { name: submitText('admin-password-reset') }).click();
+    await expect(page.getByRole('status')).toContainText(clerk.email);
+    const link = /\/admin\/password-reset\?key=[A-Za-z0-9_-]{43}/.exec((await waitForMail(clerk.email)).text)![0];
+    await page.goto(`${E2E.appUrl}${link}`);
+    await expect(page.getByText(clerk.email)).toBeVisible();
+    const fresh = 'Wasure-Ta-2026!';
+    await page.getByRole('textbox', { name: setup.password, exact: true }).fill(fresh);
+    await page.getByRole('textbox', { name: setup.password_confirm, exact: true }).fill(fresh);
+    await page.getByRole('button', { name: submitText('admin-operator-setup') }).click();
+    await expect(page.getByRole('status')).toHaveText(admin.passwordReset.done);
+    await page.goto(`${E2E.appUrl}${link}`);
+    await expect(page.getByRole('alert')).toHaveText(admin.passwordReset.linkInvalid);
+
+    // Log in with the new password: focus leaves the read-only password for the code box.
+    await page.goto(`${E2E.appUrl}/admin/login`);
+    await page.getByRole('textbox', { name: login.email }).fill(clerk.email);
+    await page.getByRole('textbox', { name: login.password }).fill(fresh);
+    await page.getByRole('button', { name: submitText('admin-login') }).click();
+    await expect(page.locator('#adminLoginCodeForm input').first()).toBeFocused();
+    await typeCode(page, codeIn(await waitForMail(clerk.email, 2)));
+    await page.getByRole('button', { name: submitText('admin-login-code') }).click();
+    await expect(heading(page, title(''))).toBeVisible();
+
+    // A decision's confirmation closed by Escape: focus is back on the button that opened it.
+    const number = `R${japanDay(now())}-${String(randomInt(0, 1_000_000)).padStart(6, '0')}`;
+    await db.insertInto('applications').values({ id: randomUUID(), user_id: member.id, register_number: number, status: 'pending', applied_at: iso(now()), decided_at: null }).execute();
+    await page.goto(`${E2E.appUrl}/admin/applications/${number}`);
+    await page.getByRole('radio', { name: '承認する' }).check();
+    const opener = page.getByRole('button', { name: submitText('admin-decision') });
+    await opener.click();
+    const dialog = page.getByRole('dialog', { name: admin.applications.confirmApprove });
+    await expect(dialog).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(opener).toBeFocused();
   });
 });

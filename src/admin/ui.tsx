@@ -101,15 +101,42 @@ export function Pager({ page, size, total, onPage }: { page: number; size: numbe
   );
 }
 
+/** The last element outside a dialog that had focus (kept from the first dialog on). */
+let lastFocused: HTMLElement | null = null;
+let keeping = false;
+function keepLastFocused() {
+  if (keeping) return;
+  keeping = true;
+  document.addEventListener('focusin', (event) => {
+    if (event.target instanceof HTMLElement && !event.target.closest('dialog')) lastFocused = event.target;
+  });
+}
+
 /** A native modal <dialog> shown while `open` (the browser holds focus inside and makes the page
- *  behind inert); give the returned ref to the <dialog>. */
+ *  behind inert); give the returned ref to the <dialog>. Closed (by Escape, its back button or once done),
+ *  focus goes back to what had it when the dialog opened (the button that opened it), where it
+ *  is still on the page and usable; the dialog's content is gone by then, so the browser's own
+ *  return would leave it on <body>. */
 export function useModalDialog(open: boolean) {
   const ref = useRef<HTMLDialogElement>(null);
+  const opener = useRef<HTMLElement | null>(null);
+  useEffect(keepLastFocused, []);
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
+    if (open && !dialog.open) {
+      // A button that runs a call before the dialog opens is disabled meanwhile, and focus leaves
+      // it for <body>: then the last element that had focus is the opener.
+      const active = document.activeElement;
+      opener.current = active instanceof HTMLElement && active !== document.body ? active : lastFocused;
+      dialog.showModal();
+    }
+    if (!open && dialog.open) {
+      dialog.close();
+      const back = opener.current;
+      opener.current = null;
+      if (back?.isConnected && !back.matches(':disabled')) back.focus();
+    }
   }, [open]);
   return ref;
 }

@@ -37,6 +37,13 @@ export interface SetupInput {
   password_confirm: string;
 }
 
+/** POST /v1/admin/password-reset: the address an operator asks a password-reset link for
+ *  (answered 202 whoever's it is). GET /v1/admin/password-reset/link answers a SetupLink, and
+ *  POST /v1/admin/password-reset/link takes a SetupInput, as the set-up link's routes do. */
+export interface PasswordResetInput {
+  email: string;
+}
+
 /** POST /v1/admin/operators: the operator to add (a set-up link is mailed). */
 export interface NewOperator {
   email: string;

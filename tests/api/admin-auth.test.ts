@@ -614,6 +614,99 @@ describe.each(DATABASES)('back office: accounts and sessions ($name)', ({ kind }
       expect((await setUp(operator.key)).statusCode).toBe(204);
     });
   });
+
+  // -------------------------------------------------------------------------------------------
+  describe("the operator's own password reset (「パスワードをお忘れの方」)", () => {
+    const ask = (email: string, remoteAddress?: string) => inject('POST', '/v1/admin/password-reset', { email }, {}, remoteAddress);
+    const check = (key: string) => inject('GET', `/v1/admin/password-reset/link?key=${encodeURIComponent(key)}`);
+    const reset = (key: string, password = 'Wasure-Ta-2026!', confirm = password) => inject('POST', '/v1/admin/password-reset/link', { key, password, password_confirm: confirm });
+
+    /** The key of the latest reset link mailed to `email`. */
+    function resetKey(email: string): string {
+      const mail = h.mailer.to(email).filter((m) => m.template === 'operatorPasswordReset').at(-1);
+      if (!mail) throw new Error(`No reset mail to ${email}`);
+      const url = new URL(String(mail.values.url));
+      expect(`${url.origin}${url.pathname}`).toBe(`${PUBLIC_URL}/admin/password-reset`);
+      expect(mail.values.lifetime).toBe('1時間');
+      return url.searchParams.get('key')!;
+    }
+
+    it('answers the same for an operator and any other address (the others get a relay round trip and no mail); the link sets a new password once, ends every session, is audited and the old password stops', async () => {
+      const operator = await active();
+      const invitedOne = await invited();
+      const disabled = await active();
+      await inject('POST', `/v1/admin/operators/${disabled.id}/disable`, undefined, admin.headers);
+      const session = await login(operator.email);
+      h.mailer.clear();
+      const touch = vi.spyOn(h.mailer, 'touch');
+      const mark = await auditMark();
+
+      const answers = [];
+      for (const email of [operator.email.toUpperCase(), newEmail('nobody'), invitedOne.email, disabled.email]) {
+        const res = await ask(email);
+        answers.push([res.statusCode, res.body]);
+      }
+      expect(new Set(answers.map((a) => JSON.stringify(a)))).toEqual(new Set([JSON.stringify([202, '{}'])]));
+      expect(h.mailer.sent.map((m) => [m.to, m.template])).toEqual([[operator.email, 'operatorPasswordReset']]);
+      expect(touch).toHaveBeenCalledTimes(3);
+      touch.mockRestore();
+      expect(await auditSince(mark)).toEqual([]);
+
+      const key = resetKey(operator.email);
+      // Each kind opens only its own page: the reset key is no set-up key.
+      expectError(await inject('GET', `/v1/admin/setup?key=${key}`), 400, 'LINK_INVALID');
+      expectError(await setUp(key), 400, 'LINK_INVALID');
+      const opened = await check(key);
+      expect(opened.statusCode, opened.body).toBe(200);
+      expect(opened.json()).toEqual({ email: operator.email, name: operator.name });
+      expect(opened.headers['cache-control']).toBe('no-store');
+      // The set-up form's rules.
+      expect(expectError(await reset(key, 'short'), 400, 'VALIDATION').fields?.password).toContain(TOO_SHORT);
+      expectError(await reset(key, 'Wasure-Ta-2026!', 'Wasure-Ta-2027!'), 400, 'VALIDATION', { password_confirm: [NOT_SAME] });
+
+      expect((await reset(key)).statusCode).toBe(204);
+      expectError(await reset(key, 'Mata-Wasure-2026!'), 400, 'LINK_INVALID');
+      expectError(await check(key), 400, 'LINK_INVALID');
+      expect((await whoAmI(session.headers)).statusCode).toBe(401);
+      expect(await auditSince(mark)).toEqual([expect.objectContaining({ action: 'operators.password_reset', operator_id: operator.id, target: operator.email, detail: { previous: 'active' } })]);
+      expectError(await passwordStep(operator.email), 401, 'LOGIN_FAILED');
+      expect((await passwordStep(operator.email, 'Wasure-Ta-2026!')).statusCode).toBe(200);
+    });
+
+    it('a newer link voids the earlier; a link expires after an hour; disabling voids it', async () => {
+      const operator = await active();
+      await ask(operator.email);
+      const first = resetKey(operator.email);
+      await ask(operator.email);
+      const second = resetKey(operator.email);
+      expectError(await check(first), 400, 'LINK_INVALID');
+      expect((await check(second)).statusCode).toBe(200);
+
+      const issued = Date.now();
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(issued + 3600 * 1000 - 60_000);
+      expect((await check(second)).statusCode).toBe(200);
+      vi.setSystemTime(issued + 3600 * 1000 + 1000);
+      expectError(await check(second), 400, 'LINK_INVALID');
+      expectError(await reset(second), 400, 'LINK_INVALID');
+      vi.useRealTimers();
+
+      await ask(operator.email);
+      const third = resetKey(operator.email);
+      expect((await inject('POST', `/v1/admin/operators/${operator.id}/disable`, undefined, admin.headers)).statusCode).toBe(204);
+      expectError(await reset(third), 400, 'LINK_INVALID');
+      expect((await operatorRow(operator.id)).status).toBe('disabled');
+    });
+
+    it('a relay that is down answers MAIL_FAILED whoever asks, and nothing is stored', async () => {
+      const operator = await active();
+      const links = (await linkRows(operator.id)).length;
+      h.mailer.failing = true;
+      expectError(await ask(operator.email), 502, 'MAIL_FAILED');
+      expectError(await ask(newEmail('nobody')), 502, 'MAIL_FAILED');
+      expect(await linkRows(operator.id)).toHaveLength(links);
+    });
+  });
 });
 
 describe('ADMIN_SESSION_SECONDS and ADMIN_SESSION_MAX_SECONDS', () => {

@@ -286,6 +286,23 @@ describe.each(DATABASES)('query plans ($name)', ({ kind }) => {
     ok(await h.app.inject({ method: 'POST', url: `/v1/admin/operators/${clerk}/setup-link`, headers: office }), 204);
     ok(await h.app.inject({ method: 'POST', url: `/v1/admin/operators/${clerk}/disable`, headers: office }), 204);
     ok(await h.app.inject({ method: 'POST', url: '/v1/admin/logout', headers: office }), 204);
+
+    // The operators' own password reset (issue 34): asked for with an operator's address and with
+    // one that is nobody's, the mailed link checked and a new password set; then, logged in again,
+    // a decision and its reversal (which retracts the decision's notice to the member).
+    ok(await h.app.inject({ method: 'POST', url: '/v1/admin/password-reset', headers: json, payload: JSON.stringify({ email: adminEmail }) }), 202);
+    ok(await h.app.inject({ method: 'POST', url: '/v1/admin/password-reset', headers: json, payload: JSON.stringify({ email: h.uniqueEmail('nobody') }) }), 202);
+    const resetKey = new URL(String(h.mailer.to(adminEmail).filter((m) => m.template === 'operatorPasswordReset').at(-1)?.values.url)).searchParams.get('key')!;
+    ok(await h.app.inject({ method: 'GET', url: `/v1/admin/password-reset/link?key=${resetKey}` }));
+    const newPassword = { password: 'Wasure-Sora-2026!', password_confirm: 'Wasure-Sora-2026!' };
+    ok(await h.app.inject({ method: 'POST', url: '/v1/admin/password-reset/link', headers: json, payload: JSON.stringify({ key: resetKey, ...newPassword }) }), 204);
+    const relogin = await h.app.inject({ method: 'POST', url: '/v1/admin/login', headers: json, payload: JSON.stringify({ email: adminEmail, password: newPassword.password }) });
+    ok(relogin);
+    const reopened = await h.app.inject({ method: 'POST', url: '/v1/admin/login/code', headers: json, payload: JSON.stringify({ flow: relogin.json<{ flow: string }>().flow, code: h.mailer.lastCode(adminEmail) }) });
+    ok(reopened);
+    const office2 = { cookie: `__Host-admin_session=${reopened.cookies.find((c) => c.name === '__Host-admin_session')!.value}`, 'x-csrf-token': reopened.json<{ csrfToken: string }>().csrfToken };
+    ok(await h.app.inject({ method: 'POST', url: `/v1/admin/applications/${keeper.registerNumber}/decision`, headers: { ...office2, ...json }, payload: JSON.stringify({ decision: 'approved' }) }));
+    ok(await h.app.inject({ method: 'POST', url: `/v1/admin/applications/${keeper.registerNumber}/reversal`, headers: { ...office2, ...json }, payload: JSON.stringify({ reason: '確認漏れがありました。' }) }));
   }
 
   function oldRegistration(email: string) {

@@ -77,10 +77,10 @@ describe.each(DATABASES)('attempt limits ($name)', ({ kind }) => {
         .filter((r) => r.url.startsWith('/v1/') && r.method !== 'HEAD' && r.limited === by)
         .map((r) => `${r.method} ${r.url}`)
         .sort();
-    expect(of('ip')).toEqual(['GET /v1/admin/setup', 'POST /v1/admin/login', 'POST /v1/admin/login/code', 'POST /v1/admin/setup', 'POST /v1/email/link', 'POST /v1/email/register']);
+    expect(of('ip')).toEqual(['GET /v1/admin/password-reset/link', 'GET /v1/admin/setup', 'POST /v1/admin/login', 'POST /v1/admin/login/code', 'POST /v1/admin/password-reset', 'POST /v1/admin/password-reset/link', 'POST /v1/admin/setup', 'POST /v1/email/link', 'POST /v1/email/register']);
     expect(of('visitor')).toEqual(['POST /v1/contact']);
     // Every back-office route that changes or mails counts per operator, never per the office's IP.
-    const adminPosts = routesOf(h.app).filter((r) => r.method === 'POST' && r.url.startsWith('/v1/admin/') && !r.url.startsWith('/v1/admin/login') && !r.url.startsWith('/v1/admin/setup') && !r.url.includes('passkey'));
+    const adminPosts = routesOf(h.app).filter((r) => r.method === 'POST' && r.url.startsWith('/v1/admin/') && !r.url.startsWith('/v1/admin/login') && !r.url.startsWith('/v1/admin/setup') && !r.url.startsWith('/v1/admin/password-reset') && !r.url.includes('passkey'));
     expect(adminPosts.filter((r) => r.limited !== 'operator').map((r) => r.url)).toEqual(['/v1/admin/logout']);
     // A member's own flow: counted per address and network, per code, per address's ceiling.
     for (const own of ['POST /v1/user/login', 'POST /v1/user/verify', 'POST /v1/user/set-password', 'POST /v1/email/verify', 'POST /v1/user/register']) expect(of(false)).toContain(own);

@@ -58,8 +58,8 @@ describe('the back office catalogue', () => {
     },
   );
 
-  it('public pages are only setup and login', () => {
-    expect(routes.filter((r) => r.access !== 'operator').map((r) => r.path).sort()).toEqual(['login', 'setup']);
+  it('public pages are only setup, login and the password reset', () => {
+    expect(routes.filter((r) => r.access !== 'operator').map((r) => r.path).sort()).toEqual(['login', 'password-reset', 'setup']);
   });
 
   it('every back-office form belongs to a back-office route, and no member route uses one', () => {

@@ -50,6 +50,8 @@ const ROUTES: Record<string, { method: 'POST' | 'PUT' | 'GET'; url: string; memb
   'api.admin-setup.json': { method: 'POST', url: '/v1/admin/setup' },
   'api.admin-login.json': { method: 'POST', url: '/v1/admin/login' },
   'api.admin-login-code.json': { method: 'POST', url: '/v1/admin/login/code' },
+  'api.admin-password-reset.json': { method: 'POST', url: '/v1/admin/password-reset' },
+  'api.admin-password-reset-link.json': { method: 'POST', url: '/v1/admin/password-reset/link' },
   'api.admin-operator-add.json': { method: 'POST', url: '/v1/admin/operators', operator: true },
   'api.admin-decision.json': { method: 'POST', url: '/v1/admin/applications/R20250401-000001/decision', operator: true },
   'api.admin-reversal.json': { method: 'POST', url: '/v1/admin/applications/R20250401-000001/reversal', operator: true },

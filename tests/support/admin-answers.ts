@@ -8,6 +8,7 @@ import answers from '../../schemas/api/answers/admin.json';
 export const NOT_OURS = new Set([
   'POST /v1/admin/logout',
   'POST /v1/admin/setup',
+  'POST /v1/admin/password-reset/link',
   'POST /v1/admin/operators/:id/disable',
   'POST /v1/admin/operators/:id/setup-link',
   'DELETE /v1/admin/account/passkeys/:id',

@@ -45,8 +45,12 @@ async function decided(h: Harness, office: TestOperator): Promise<string> {
   return a.registerNumber;
 }
 
-/** Routes that need no session: logging in and setting up an account (branch i23-accounts). */
-export const PUBLIC = new Set(['POST /v1/admin/login', 'POST /v1/admin/login/code', 'POST /v1/admin/login/passkey/options', 'POST /v1/admin/login/passkey', 'GET /v1/admin/setup', 'POST /v1/admin/setup']);
+/** Routes that need no session: logging in, setting up an account (branch i23-accounts) and the
+ *  operator's own password reset (issue 34). */
+export const PUBLIC = new Set([
+  'POST /v1/admin/login', 'POST /v1/admin/login/code', 'POST /v1/admin/login/passkey/options', 'POST /v1/admin/login/passkey', 'GET /v1/admin/setup', 'POST /v1/admin/setup',
+  'POST /v1/admin/password-reset', 'GET /v1/admin/password-reset/link', 'POST /v1/admin/password-reset/link',
+]);
 
 /** A passkey answer made for `operator`'s own registration challenge (docs/decisions/031). */
 async function passkeyOf(h: Harness, operator: TestOperator): Promise<Request> {

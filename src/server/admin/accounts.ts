@@ -24,11 +24,24 @@ import { endOperatorSessions } from './sessions';
 /** A set-up link works for 24 hours, once (issue 23). */
 export const SETUP_LINK_SECONDS = 24 * 3600;
 
+/** A password-reset link (asked for by the operator on the login page) works for an hour, once. */
+export const RESET_LINK_SECONDS = 3600;
+
 /** A key as randomToken makes them (256 bits, URL-safe); anything else opens nothing. */
 const SETUP_KEY = /^[A-Za-z0-9_-]{43}$/;
 
 /** Where the mailed link opens: the back office's set-up page. */
 export const setupUrl = (publicUrl: string, key: string) => `${publicUrl}/admin/setup?key=${encodeURIComponent(key)}`;
+
+/** Where a password-reset link opens: the back office's password-reset page. */
+export const resetUrl = (publicUrl: string, key: string) => `${publicUrl}/admin/password-reset?key=${encodeURIComponent(key)}`;
+
+/** The two kinds of link kept in operator_setup_links: a set-up link (an admin's, or the command
+ *  line's) and a password-reset link (the operator's own, from the login page). A reset key is
+ *  stored hashed with its kind in front, so each kind opens only its own page: a reset link does
+ *  not set up an invited operator, nor take a disabled one back, and a set-up link is not a reset. */
+export type LinkKind = 'setup' | 'reset';
+const keyHashOf = (kind: LinkKind, key: string) => (kind === 'setup' ? hashToken(key) : hashToken(`operator-password-reset\n${key}`));
 
 /** Why an account change was refused; the API and the tool each say it in their own words. */
 export type RefusalReason = 'exists' | 'disabled' | 'self' | 'mail' | 'linkInvalid' | 'notSaved';
@@ -90,10 +103,10 @@ async function voidSetupLinks(db: Db, operatorId: string, at: string): Promise<v
   await db.updateTable('operator_setup_links').set({ expires_at: at }).where('operator_id', '=', operatorId).where('used_at', 'is', null).where('expires_at', '>', at).execute();
 }
 
-async function storeSetupLink(db: Db, operatorId: string, keyHash: string, at: string): Promise<void> {
+async function storeSetupLink(db: Db, operatorId: string, keyHash: string, at: string, seconds = SETUP_LINK_SECONDS): Promise<void> {
   await db
     .insertInto('operator_setup_links')
-    .values({ id: randomUUID(), operator_id: operatorId, key_hash: keyHash, created_at: at, expires_at: inSeconds(SETUP_LINK_SECONDS, new Date(at)), used_at: null })
+    .values({ id: randomUUID(), operator_id: operatorId, key_hash: keyHash, created_at: at, expires_at: inSeconds(seconds, new Date(at)), used_at: null })
     .execute();
 }
 
@@ -151,34 +164,67 @@ export async function disableOperator(db: Db, operator: Operator, change: Change
   });
 }
 
-/** The live set-up link of `key` and its operator, or AccountRefusal 'linkInvalid' (malformed,
- *  unknown, used, replaced, expired). */
-export async function setupLinkOf(db: Db, key: unknown): Promise<{ linkId: string; operator: Operator }> {
+/** The live link of `key` (a set-up link, or with kind 'reset' a password-reset link) and its
+ *  operator, or AccountRefusal 'linkInvalid' (malformed, unknown, used, replaced, expired; a
+ *  reset link also when its operator is no longer active). */
+export async function setupLinkOf(db: Db, key: unknown, kind: LinkKind = 'setup'): Promise<{ linkId: string; operator: Operator }> {
   if (typeof key !== 'string' || !SETUP_KEY.test(key)) throw new AccountRefusal('linkInvalid');
   const row = await db
     .selectFrom('operator_setup_links')
     .innerJoin('operators', 'operators.id', 'operator_setup_links.operator_id')
     .select(['operator_setup_links.id as link_id', 'operator_setup_links.used_at', 'operator_setup_links.expires_at', ...OPERATOR_COLUMNS.map((c) => `operators.${c}` as const)])
-    .where('operator_setup_links.key_hash', '=', hashToken(key))
+    .where('operator_setup_links.key_hash', '=', keyHashOf(kind, key))
     .executeTakeFirst();
   if (!row || row.used_at !== null || row.expires_at <= iso(now())) throw new AccountRefusal('linkInvalid');
+  if (kind === 'reset' && row.status !== 'active') throw new AccountRefusal('linkInvalid');
   const { link_id: linkId, used_at: _used, expires_at: _expires, ...operator } = row;
   return { linkId, operator };
 }
 
-/** Sets the password from a set-up link: the link is used up, the operator active, every earlier
- *  session ended; audit `operators.setup` (by the operator, from `ip`). Returns the operator. */
-export async function completeSetup(db: Db, key: string, password: string, ip: string | null): Promise<Operator> {
-  const { linkId, operator } = await setupLinkOf(db, key);
+/** Sets the password from a set-up link (or with kind 'reset' a password-reset link): the link is
+ *  used up, the operator active, every earlier session ended; audit `operators.setup` (a reset:
+ *  `operators.password_reset`), by the operator, from `ip`. Returns the operator. */
+export async function completeSetup(db: Db, key: string, password: string, ip: string | null, kind: LinkKind = 'setup'): Promise<Operator> {
+  const { linkId, operator } = await setupLinkOf(db, key, kind);
   const passwordHash = await hashPassword(password);
   const at = iso(now());
   await db.transaction().execute(async (tx) => {
     // Used once: of two submissions of the same link only one finds it unused.
     const used = await tx.updateTable('operator_setup_links').set({ used_at: at }).where('id', '=', linkId).where('used_at', 'is', null).where('expires_at', '>', at).executeTakeFirst();
     if (Number(used.numUpdatedRows) !== 1) throw new AccountRefusal('linkInvalid');
-    await tx.updateTable('operators').set({ password_hash: passwordHash, status: 'active', updated_at: at }).where('id', '=', operator.id).execute();
+    // A reset link sets a password only while its operator is active (disabled meanwhile: void).
+    const set = tx.updateTable('operators').set({ password_hash: passwordHash, status: 'active', updated_at: at }).where('id', '=', operator.id);
+    const updated = await (kind === 'reset' ? set.where('status', '=', 'active') : set).executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) throw new AccountRefusal('linkInvalid');
     await endOperatorSessions(tx, operator.id);
-    await recordAudit(tx, { actor: operatorActor(operator), ip, action: 'operators.setup', target: operator.email, detail: { previous: operator.status } });
+    await recordAudit(tx, { actor: operatorActor(operator), ip, action: kind === 'reset' ? 'operators.password_reset' : 'operators.setup', target: operator.email, detail: { previous: operator.status } });
   });
   return { ...operator, status: 'active' };
+}
+
+/** The operator's own password reset, asked for on the login page with nothing but an address
+ *  (docs/decisions/030): an active operator's address gets a reset link mailed (every earlier live
+ *  link of theirs void), any other address a round trip to the relay that sends nothing, so the
+ *  asker learns nothing and waits as long either way. The key is mailed before its hash is stored,
+ *  as the set-up link's is. A relay that fails fails both ways alike: AccountRefusal 'mail'. */
+export async function requestPasswordReset(db: Db, mailer: Mailer, publicUrl: string, email: string): Promise<void> {
+  const operator = await db.selectFrom('operators').select(OPERATOR_COLUMNS).where('email', '=', canonicalEmail(email)).where('status', '=', 'active').executeTakeFirst();
+  const key = randomToken();
+  try {
+    if (operator) await mailer.send(operator.email, 'operatorPasswordReset', { name: operator.name, url: resetUrl(publicUrl, key), lifetime: lifetimeText(RESET_LINK_SECONDS) });
+    else await mailer.touch?.();
+  } catch (error) {
+    throw new AccountRefusal('mail', error);
+  }
+  if (!operator) return;
+  const at = iso(now());
+  await db
+    .transaction()
+    .execute(async (tx) => {
+      await voidSetupLinks(tx, operator.id, at);
+      await storeSetupLink(tx, operator.id, keyHashOf('reset', key), at, RESET_LINK_SECONDS);
+    })
+    .catch((error: unknown) => {
+      throw new AccountRefusal('notSaved', error);
+    });
 }

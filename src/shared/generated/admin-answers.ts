@@ -564,3 +564,7 @@ export interface PasskeyList {
 export interface PasskeyAdded {
   passkey: PasskeyItem;
 }
+/**
+ * POST /v1/admin/password-reset: nothing to say, whoever the address is (no answer tells whether it is an operator's).
+ */
+export interface ResetRequested {}

@@ -30,7 +30,8 @@ export function InquiryThread({ id }: { id: string }) {
   const correction = useDraft<CorrectionInput>(`correction:${id}`);
   const [assign, setAssign] = useState<Partial<AssignInput>>({});
   const [correcting, setCorrecting] = useState<AnswerItem>();
-  const [preview, setPreview] = useState<AnswerPreview & { body: AnswerInput }>();
+  // The mail an answer or a correction will send, shown for confirmation before it goes.
+  const [preview, setPreview] = useState<AnswerPreview & ({ kind: 'answer'; body: AnswerInput } | { kind: 'correction'; body: CorrectionInput; answerId: string })>();
   const [errors, setErrors] = useState<Record<string, FieldErrors | undefined>>({});
   const [failure, setFailure] = useState<string>();
   const [done, setDone] = useState<string>();
@@ -115,11 +116,8 @@ export function InquiryThread({ id }: { id: string }) {
             busy={busy}
             onSubmit={(value: CorrectionInput) =>
               run('correction', async () => {
-                await adminCall('post', `${path}/answers/${encodeURIComponent(correcting.id)}/correction`, { body: value });
-                setDone(text.inquiries.corrected);
-                setCorrecting(undefined);
-                correction.reset();
-                thread.reload();
+                const result = await adminCall<AnswerPreview>('post', `${path}/answers/${encodeURIComponent(correcting.id)}/correction/preview`, { body: value });
+                setPreview({ kind: 'correction', mail: result.mail, body: value, answerId: correcting.id });
               })
             }
           />
@@ -141,7 +139,7 @@ export function InquiryThread({ id }: { id: string }) {
             onSubmit={(value: AnswerInput) =>
               run('answer', async () => {
                 const result = await adminCall<AnswerPreview>('post', `${path}/answer/preview`, { body: value });
-                setPreview({ mail: result.mail, body: value });
+                setPreview({ kind: 'answer', mail: result.mail, body: value });
               })
             }
           />
@@ -204,19 +202,31 @@ export function InquiryThread({ id }: { id: string }) {
       )}
       <ConfirmDialog
         open={!!preview}
-        title={text.inquiries.confirmAnswer}
-        confirmLabel={text.inquiries.doAnswer}
+        title={preview?.kind === 'correction' ? text.inquiries.confirmCorrection : text.inquiries.confirmAnswer}
+        confirmLabel={preview?.kind === 'correction' ? text.inquiries.doCorrect : text.inquiries.doAnswer}
         busy={busy}
         onCancel={() => setPreview(undefined)}
-        onConfirm={() =>
-          run('answer', async () => {
-            await adminCall('post', `${path}/answer`, { body: preview!.body });
+        onConfirm={() => {
+          const sending = preview!;
+          if (sending.kind === 'correction') {
+            void run('correction', async () => {
+              await adminCall('post', `${path}/answers/${encodeURIComponent(sending.answerId)}/correction`, { body: sending.body });
+              setDone(text.inquiries.corrected);
+              setPreview(undefined);
+              setCorrecting(undefined);
+              correction.reset();
+              thread.reload();
+            });
+            return;
+          }
+          void run('answer', async () => {
+            await adminCall('post', `${path}/answer`, { body: sending.body });
             setDone(text.inquiries.answered);
             setPreview(undefined);
             answer.reset();
             thread.reload();
-          })
-        }
+          });
+        }}
       >
         {preview && <MailPreview mail={preview.mail} />}
       </ConfirmDialog>

@@ -1,7 +1,8 @@
 // Operator login: e-mail and password, then the 5-digit code mailed every time (the member
-// site's code boxes). Afterwards the operator goes back to where they were.
-import { useState } from 'react';
-import { useLocation, useNavigate } from 'react-router-dom';
+// site's code boxes). Afterwards the operator goes back to where they were. The 'forgot your password' link
+// leads to the password reset (screens/password-reset).
+import { useEffect, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import * as loginForm from 'virtual:form/admin-login';
 import * as codeForm from 'virtual:form/admin-login-code';
 import text from '../../../../messages/admin.ja.json';
@@ -27,6 +28,11 @@ export default function LoginScreen() {
   const [codeErrors, setCodeErrors] = useState<FieldErrors>();
   const [failure, setFailure] = useState<string>();
   const [busy, setBusy] = useState(false);
+  // The password step done, its fields are read-only: focus moves on to the code's first box
+  // (a new flow each time the password is sent again).
+  useEffect(() => {
+    if (flow) document.querySelector<HTMLInputElement>('#adminLoginCodeForm input:not([readonly]):not([disabled])')?.focus();
+  }, [flow]);
 
   const run = async (action: () => Promise<void>, fields: (f: FieldErrors) => void) => {
     setBusy(true);
@@ -106,6 +112,11 @@ export default function LoginScreen() {
             </button>
           </div>
         </>
+      )}
+      {!flow && (
+        <p>
+          <Link to="/password-reset">{text.login.forgot}</Link>
+        </p>
       )}
     </section>
   );

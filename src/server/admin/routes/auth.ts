@@ -23,11 +23,12 @@ import {
   operatorActor,
   operatorById,
   renewSetupLink,
+  requestPasswordReset,
   setupLinkOf,
   type Operator,
   type RefusalReason,
 } from '../accounts';
-import type { LoginCodeInput, LoginInput, LoginStarted, NewOperator, OperatorItem, OperatorList, Role, SessionAnswer, SetupInput, SetupLink } from '../../../shared/admin-api';
+import type { LoginCodeInput, LoginInput, LoginStarted, NewOperator, OperatorItem, OperatorList, PasswordResetInput, Role, SessionAnswer, SetupInput, SetupLink } from '../../../shared/admin-api';
 
 const REFUSALS: Record<Exclude<RefusalReason, 'notSaved'>, ConstructorParameters<typeof ApiError>[0]> = {
   exists: 'OPERATOR_EXISTS',
@@ -111,6 +112,44 @@ export function adminAuthRoutes(app: FastifyInstance, ctx: AdminContext): void {
   app.post('/v1/admin/setup', { schema: { body: apiBody('api.admin-setup.json') }, config: { limited: 'ip' } }, async (request, reply) => {
     const { key, password } = request.body as SetupInput;
     await answering(request, () => completeSetup(ctx.db, key, password, request.ip));
+    return reply.code(204).send();
+  });
+
+  // ---------------------------------------------------------------------------------------------
+  // The operator's own password reset (the login page's 'forgot your password' link): an address in,
+  // the same answer after the same wait whoever it belongs to; an active operator's gets a link
+  // like the set-up link (an hour, once), which sets a new password, ends every session of theirs
+  // and the wrong-password counts on the address, and is audited (operators.password_reset).
+
+  app.post('/v1/admin/password-reset', { schema: { body: apiBody('api.admin-password-reset.json') }, config: { limited: 'ip' } }, async (request, reply) => {
+    const { email } = request.body as PasswordResetInput;
+    try {
+      await requestPasswordReset(ctx.db, ctx.mailer, publicUrl, email);
+    } catch (error) {
+      // The relay failed (both ways alike): said as a mail failure, with no word of whose address.
+      if (error instanceof AccountRefusal && error.reason === 'mail') {
+        request.log.error({ err: error.detail }, 'password reset mail failed');
+        throw new ApiError('MAIL_FAILED');
+      }
+      if (error instanceof AccountRefusal && error.reason === 'notSaved') throw error.detail;
+      throw error;
+    }
+    return reply.code(202).send({});
+  });
+
+  app.get('/v1/admin/password-reset/link', { config: { limited: 'ip' } }, async (request, reply): Promise<SetupLink> => {
+    const { key } = (request.query ?? {}) as { key?: unknown };
+    const { operator } = await answering(request, () => setupLinkOf(ctx.db, key, 'reset'));
+    noStore(reply);
+    return { email: operator.email, name: operator.name };
+  });
+
+  app.post('/v1/admin/password-reset/link', { schema: { body: apiBody('api.admin-password-reset-link.json') }, config: { limited: 'ip' } }, async (request, reply) => {
+    const { key, password } = request.body as SetupInput;
+    const operator = await answering(request, () => completeSetup(ctx.db, key, password, request.ip, 'reset'));
+    // The operator has proved the mailbox, and a password strangers may have been guessing is gone.
+    await ctx.limits.reset('passwordAddress', `operator:${operator.email}`);
+    await ctx.limits.forgetEndingIn('password', operator.email);
     return reply.code(204).send();
   });
 

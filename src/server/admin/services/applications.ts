@@ -231,7 +231,34 @@ export async function decideApplication(db: Db, outbox: Outbox, who: Who, regist
   return { application: { ...itemOf(row), status: decision, decided_at: at }, memberId: row.user_id, notice, mailId, email: row.email, name: fullName(row) };
 }
 
-/** approved/declined → pending, with the reason; the member is told by notice and mail. */
+/** Retracts the notice of the application's standing decision (posted with the decision, to its
+ *  member, at its time, in its words) and returns the notices' ids (none: already retracted). */
+async function retractDecisionNotice(db: Db, row: ApplicationRow, at: string): Promise<string[]> {
+  const decision = await db
+    .selectFrom('application_decisions')
+    .select(['decision', 'at'])
+    .where('application_id', '=', row.id)
+    .where('kind', '=', 'decision')
+    .orderBy('at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!decision || (decision.decision !== 'approved' && decision.decision !== 'declined')) return [];
+  const notices = await db
+    .selectFrom('notifications')
+    .select('id')
+    .where('user_id', '=', row.user_id)
+    .where('created_at', '=', decision.at)
+    .where('message', '=', noticeOf(decision.decision))
+    .where('retracted_at', 'is', null)
+    .execute();
+  const ids = notices.map((notice) => notice.id);
+  if (ids.length > 0) await db.updateTable('notifications').set({ retracted_at: at }).where('id', 'in', ids).where('retracted_at', 'is', null).execute();
+  return ids;
+}
+
+/** approved/declined → pending, with the reason; the member is told by notice and mail, and the
+ *  decision's notice is retracted from my page. */
 export async function reverseDecision(db: Db, outbox: Outbox, who: Who, registerNumber: string, reason: string): Promise<DecisionDone> {
   const row = await findApplication(db, registerNumber);
   if (row.status === 'pending') throw new RecordRefusal('NOT_DECIDED', { registerNumber: row.register_number });
@@ -247,6 +274,9 @@ export async function reverseDecision(db: Db, outbox: Outbox, who: Who, register
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) throw new RecordRefusal('DECIDED_MEANWHILE', { registerNumber: row.register_number });
     const id = await outbox.queue(tx, row.email, 'applicationReversed', { name: fullName(row), registerNumber: row.register_number, reason });
+    // The decision's notice no longer stands: taken back from my page in this transaction, so the
+    // member reads the reversal alone, never beside the decision it undoes.
+    const retracted = await retractDecisionNotice(tx, row, at);
     await tx
       .insertInto('application_decisions')
       .values({ id: randomUUID(), application_id: row.id, kind: 'reversal', decision: 'pending', reason, operator_id: operatorIdOf(who), actor_label: actorLabel(who.actor), at, mail_id: id })
@@ -261,7 +291,7 @@ export async function reverseDecision(db: Db, outbox: Outbox, who: Who, register
       action: 'applications.reverse',
       memberId: row.user_id,
       target: row.register_number,
-      detail: { from: row.status, reason },
+      detail: { from: row.status, reason, retracted },
     });
     return id;
   });
