@@ -59,7 +59,7 @@ interface Seeded {
 }
 
 /** MEMBERS members (the bench member first), one application each, INQUIRIES inquiries. */
-async function seed(db: Db): Promise<Seeded> {
+export async function seedOffice(db: Db): Promise<Seeded> {
   const next = random(34);
   const places = allMunicipalities();
   const hash = await hashPassword(DEMO.password);
@@ -151,7 +151,7 @@ async function measure(database: Database): Promise<OfficeFigures> {
   try {
     const started = performance.now();
     await migrate(db);
-    const seeded = await seed(db);
+    const seeded = await seedOffice(db);
     if (database.env.DATABASE_URL) await sql`vacuum analyze`.execute(db);
     // Whatever the server maintains for the office (search keys, counts) is rebuilt from the
     // tables as an operator does after a load by SQL.
