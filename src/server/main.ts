@@ -10,6 +10,7 @@ import { createMailer } from './mail/mailer';
 import { startMailCatcher } from './mail/catcher';
 import { build, type BuildOptions } from './app';
 import { seedDemoMember } from './seed';
+import { indexUnsearchedMembers } from './member-search-keys';
 import { dataSecrets, storedDataSecrets, type Secrets } from './data-secrets';
 import { databaseSecrets, StartRefused } from './instance-secrets';
 import { startParentSite } from './parent-site';
@@ -114,6 +115,20 @@ export async function startStack(config: Config = loadConfig(), { mountClient, d
   ).then((done) => {
     ready = done;
     if (done && waited) console.log('database reached: migrated and seeded; the API answers again');
+    return done;
+  });
+  // Members without search keys (rows an import or a restore wrote by SQL) are indexed once the
+  // database is ready, in the background, batch by batch with a turn of the event loop between:
+  // the site serves meanwhile, and another instance doing the same at once is harmless
+  // (member-search-keys.ts). A failure is reported; `npm run operator -- reindex` does it again.
+  const searchIndexed = prepared.then(async (done) => {
+    if (!done) return;
+    try {
+      const { members } = await indexUnsearchedMembers(db, { signal: stopRetrying.signal });
+      if (members > 0) console.log(`member search: indexed ${members} members that had no search keys (loaded by SQL?)`);
+    } catch (error) {
+      console.error('member search: indexing members without keys failed (npm run operator -- reindex rebuilds them):', error);
+    }
   });
   try {
     // The first try settles how start-up goes on: done, waiting, or (a broken migration, a secret
@@ -172,6 +187,7 @@ export async function startStack(config: Config = loadConfig(), { mountClient, d
 
   const close = async () => {
     stopRetrying.abort();
+    await searchIndexed;
     await parent.close();
     await app.close();
     await catcher?.close();
@@ -180,7 +196,8 @@ export async function startStack(config: Config = loadConfig(), { mountClient, d
   };
   // databaseReady: resolves once the database is migrated and seeded (already so when it was
   // reachable at start).
-  return { app, close, databaseReady: prepared };
+  // searchIndexed: resolves once members without search keys have been indexed.
+  return { app, close, databaseReady: prepared, searchIndexed };
 }
 
 /** startStack for a command (npm start, `tsx src/server/main.ts`): stops on SIGINT and SIGTERM,
