@@ -2,9 +2,10 @@
 // address, phone and register numbers folded into short keys, stored in member_search and read
 // by prefix as one range of its index (admin/services/member-search.ts). What a clerk types is
 // folded by the same functions, so a name in hiragana finds it in katakana, a kanji without its
-// variation selector finds it with one, and 090-1234 finds 09012345678. Every write that changes what the keys come from rewrites the member's keys in its
-// own transaction (writeSearchKeys); `npm run operator -- reindex` rebuilds them all, and start-up
-// indexes members that have none (rows loaded by SQL: an import, a restore).
+// variation selector finds it with one, and 090-1234 finds 09012345678. Every write that changes
+// what the keys come from rewrites the member's keys in its own transaction (writeSearchKeys);
+// `npm run operator -- reindex` rebuilds them all, and start-up indexes members that have none
+// (rows loaded by SQL: an import, a restore).
 import { PostgresAdapter } from 'kysely';
 import { setImmediate as yieldTurn } from 'node:timers/promises';
 import type { Db } from './db/connect';

@@ -67,7 +67,7 @@ function matchingMembers(db: Pick<Db, 'selectFrom'>, search: Search) {
   const ranges = search.terms.map(({ kind, prefix }) =>
     db.selectFrom('member_search').select('member_search.user_id').where('member_search.kind', '=', kind).where('member_search.key', '>=', prefix).where('member_search.key', '<', prefixEnd(prefix)),
   );
-  return ranges.slice(1).reduce((all, range) => all.union(range), ranges[0]!);
+  return ranges.slice(1).reduce((all, range) => all.unionAll(range), ranges[0]!);
 }
 
 /** `query` narrowed to members matching `search` (users joined as `users`). A register number's
