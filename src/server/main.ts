@@ -121,14 +121,14 @@ export async function startStack(config: Config = loadConfig(), { mountClient, d
   // database is ready, in the background, batch by batch with a turn of the event loop between:
   // the site serves meanwhile, and another instance doing the same at once is harmless
   // (member-search-keys.ts). A failure is reported; `npm run operator -- reindex` does it again.
-  const searchIndexed = prepared.then(async (done) => {
-    if (!done) return;
-    try {
-      const { members } = await indexUnsearchedMembers(db, { signal: stopRetrying.signal });
-      if (members > 0) console.log(`member search: indexed ${members} members that had no search keys (loaded by SQL?)`);
-    } catch (error) {
-      console.error('member search: indexing members without keys failed (npm run operator -- reindex rebuilds them):', error);
-    }
+  let indexing: Promise<void> | undefined;
+  const searchIndexed = prepared.then((done) => {
+    if (!done || stopRetrying.signal.aborted) return;
+    indexing = indexUnsearchedMembers(db, { signal: stopRetrying.signal }).then(
+      ({ members }) => void (members > 0 && console.log(`member search: indexed ${members} members that had no search keys (loaded by SQL?)`)),
+      (error: unknown) => console.error('member search: indexing members without keys failed (npm run operator -- reindex rebuilds them):', error),
+    );
+    return indexing;
   });
   try {
     // The first try settles how start-up goes on: done, waiting, or (a broken migration, a secret
@@ -187,7 +187,8 @@ export async function startStack(config: Config = loadConfig(), { mountClient, d
 
   const close = async () => {
     stopRetrying.abort();
-    await searchIndexed;
+    // An indexing under way stops after its batch (a start still waiting for the database has none).
+    await indexing;
     await parent.close();
     await app.close();
     await catcher?.close();
