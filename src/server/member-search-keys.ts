@@ -120,7 +120,7 @@ const INSERT_ROWS = 500;
 export const writeSearchKeys = (trx: Db, userId: string): Promise<number> => writeSearchKeysOf(trx, [userId]);
 
 /** Members a batch of the rebuild or the start-up check handles in one transaction. */
-export const INDEX_BATCH = 200;
+export const INDEX_BATCH = 100;
 
 export interface IndexProgress {
   /** Members indexed so far. */
