@@ -10,6 +10,7 @@ import { createMailer } from './mail/mailer';
 import { startMailCatcher } from './mail/catcher';
 import { build, type BuildOptions } from './app';
 import { seedDemoMember } from './seed';
+import { indexUnsearchedMembers } from './member-search-keys';
 import { dataSecrets, storedDataSecrets, type Secrets } from './data-secrets';
 import { databaseSecrets, StartRefused } from './instance-secrets';
 import { startParentSite } from './parent-site';
@@ -114,6 +115,20 @@ export async function startStack(config: Config = loadConfig(), { mountClient, d
   ).then((done) => {
     ready = done;
     if (done && waited) console.log('database reached: migrated and seeded; the API answers again');
+    return done;
+  });
+  // Members without search keys (rows an import or a restore wrote by SQL) are indexed once the
+  // database is ready, in the background, batch by batch with a turn of the event loop between:
+  // the site serves meanwhile, and another instance doing the same at once is harmless
+  // (member-search-keys.ts). A failure is reported; `npm run operator -- reindex` does it again.
+  let indexing: Promise<void> | undefined;
+  const searchIndexed = prepared.then((done) => {
+    if (!done || stopRetrying.signal.aborted) return;
+    indexing = indexUnsearchedMembers(db, { signal: stopRetrying.signal }).then(
+      ({ members }) => void (members > 0 && console.log(`member search: indexed ${members} members that had no search keys (loaded by SQL?)`)),
+      (error: unknown) => console.error('member search: indexing members without keys failed (npm run operator -- reindex rebuilds them):', error),
+    );
+    return indexing;
   });
   try {
     // The first try settles how start-up goes on: done, waiting, or (a broken migration, a secret
@@ -172,6 +187,8 @@ export async function startStack(config: Config = loadConfig(), { mountClient, d
 
   const close = async () => {
     stopRetrying.abort();
+    // An indexing under way stops after its batch (a start still waiting for the database has none).
+    await indexing;
     await parent.close();
     await app.close();
     await catcher?.close();
@@ -180,7 +197,8 @@ export async function startStack(config: Config = loadConfig(), { mountClient, d
   };
   // databaseReady: resolves once the database is migrated and seeded (already so when it was
   // reachable at start).
-  return { app, close, databaseReady: prepared };
+  // searchIndexed: resolves once members without search keys have been indexed.
+  return { app, close, databaseReady: prepared, searchIndexed };
 }
 
 /** startStack for a command (npm start, `tsx src/server/main.ts`): stops on SIGINT and SIGTERM,

@@ -7,6 +7,7 @@ import { isUniqueViolation, violatedKey } from './db/errors';
 import { iso, japanDay, now } from './services/clock';
 import type { Outbox } from './mail/outbox';
 import type { MemberStore } from './member-store';
+import { writeSearchKeys } from './member-search-keys';
 import messages from '../../messages/ja.json';
 
 /** A new member: the proven address and a registration form's validated data (the form named,
@@ -79,6 +80,8 @@ export async function insertMember(
         .execute();
       const number = registerNumber(at);
       await tx.insertInto('applications').values({ id: randomUUID(), user_id: id, register_number: number, status: 'pending', applied_at: iso(at), decided_at: null }).execute();
+      // The back office finds the new member by name, address, phone and register number at once.
+      await writeSearchKeys(tx, id);
       const name = `${member.data.last_name_kanji} ${member.data.first_name_kanji}`;
       return { userId: id, registerNumber: number, welcomeId: await outbox.queue(tx, member.email, 'welcome', { name, registerNumber: number }) };
     });

@@ -7,6 +7,7 @@ import { hashPassword } from './services/passwords';
 import { readFileSync } from 'node:fs';
 import { iso, now } from './services/clock';
 import { canonicalEmail } from '../shared/canonical-email';
+import { writeSearchKeys } from './member-search-keys';
 
 export async function seedDemoMember(db: Db, email: string, password: string): Promise<boolean> {
   const existing = await db.selectFrom('users').select('id').where('email', '=', canonicalEmail(email)).where('status', '=', 'active').executeTakeFirst();
@@ -22,20 +23,26 @@ const demoProfile = JSON.parse(readFileSync(new URL('./demo-profile.json', impor
 export async function createMember(db: Db, email: string, password: string, profile: Partial<NewUser> = {}): Promise<string> {
   const at = iso(now());
   const id = randomUUID();
-  await db
-    .insertInto('users')
-    .values({
-      id,
-      email: canonicalEmail(email),
-      status: 'active',
-      // A caller seeding many members hashes once and passes password_hash (bench/seed-members.ts).
-      password_hash: profile.password_hash ?? (await hashPassword(password)),
-      ...demoProfile,
-      created_at: at,
-      updated_at: at,
-      withdrawn_at: null,
-      ...profile,
-    })
-    .execute();
+  const passwordHash = profile.password_hash ?? (await hashPassword(password));
+  // The member and their search keys together (in the caller's transaction when there is one).
+  const write = async (trx: Db) => {
+    await trx
+      .insertInto('users')
+      .values({
+        id,
+        email: canonicalEmail(email),
+        status: 'active',
+        // A caller seeding many members hashes once and passes password_hash (bench/seed-members.ts).
+        password_hash: passwordHash,
+        ...demoProfile,
+        created_at: at,
+        updated_at: at,
+        withdrawn_at: null,
+        ...profile,
+      })
+      .execute();
+    await writeSearchKeys(trx, id);
+  };
+  await (db.isTransaction ? write(db) : db.transaction().execute(write));
   return id;
 }

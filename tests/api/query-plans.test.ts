@@ -21,12 +21,14 @@ import { addOperator } from '../../src/server/admin/accounts';
 import { CLIENT_KEY, DATABASES, Harness, japaneseText, setUpOrFail, testConfig, validContact, validProfileUpdate, type DbKind } from '../support/api-harness';
 import { SoftAuthenticator } from '../support/soft-authenticator';
 import { relyingParty } from '../../src/server/services/passkeys';
+import { memberSearchQuery, searchOf, whereMember } from '../../src/server/admin/services/member-search';
 
 /** Every table but the master lists grows with members, logins, mail and inquiries. */
 const GROWING = new Set([
   'users', 'sessions', 'email_codes', 'trusted_devices', 'email_verifications', 'applications', 'notifications', 'withdrawals',
   'inquiries', 'failed_attempts', 'registration_links', 'rate_limits', 'mail_outbox', 'acknowledgement_counts', 'inquiry_list_versions',
   'passkeys', 'webauthn_challenges',
+  'member_search',
 ]);
 
 /** Keeps every query the app builds (the statements are compiled again, with their values, for EXPLAIN). */
@@ -361,6 +363,25 @@ describe.each(DATABASES)('query plans ($name)', ({ kind }) => {
       const plan = await planOf(h.db, kind, build().compile());
       for (const index of indexes) expect(plan.join('\n')).toContain(index);
       expect(problems(kind, plan, indexes, partial), plan.join('\n')).toEqual([]);
+    });
+  });
+
+  // The back office's member search (ADR 032): each prefix of what the clerk typed is one range
+  // of member_search_key (kind, key), and the list it narrows reads members by their ids.
+  describe('the member search, as exported', () => {
+    it.each([
+      ['a name (and the start of an address)', 'やまもと'],
+      ['a roman name (and the start of an address)', 'van der'],
+      ['a phone number (and a number\'s digits)', '090-1234'],
+      ['the start of a register number', 'R2026'],
+      ['the start of an address', 'hanako@exa'],
+    ])('%s, %s: ranges of member_search_key, nothing sorted', async (_label, q) => {
+      const plan = await planOf(h.db, kind, memberSearchQuery(h.db, searchOf(q)!).compile());
+      expect(plan.join('\n')).toContain('member_search_key');
+      expect(problems(kind, plan, [], partial), plan.join('\n')).toEqual([]);
+      const narrowed = await planOf(h.db, kind, whereMember(h.db.selectFrom('users').select(['users.id', 'users.email']), searchOf(q)).compile());
+      expect(narrowed.join('\n')).toContain('member_search_key');
+      expect(problems(kind, narrowed, [], partial), narrowed.join('\n')).toEqual([]);
     });
   });
 });

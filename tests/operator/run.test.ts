@@ -38,6 +38,7 @@ describe('operator: the command line', () => {
         'operators list',
         'operators disable <email>',
         'operators link <email>',
+        'reindex [--batch <members>]',
         'outbox uncertain',
         'outbox resend <id>',
         'outbox done <id>',
@@ -47,7 +48,7 @@ describe('operator: the command line', () => {
       }
       for (const summary of Object.values(text.summaries)) expect(res.stdout).toContain(summary);
     }
-    expect(COMMANDS.map((c) => `${c.group} ${c.name}`)).toEqual([
+    expect(COMMANDS.map((c) => [c.group, c.name].filter(Boolean).join(' '))).toEqual([
       'applications list',
       'applications approve',
       'applications decline',
@@ -67,6 +68,7 @@ describe('operator: the command line', () => {
       'operators add',
       'operators disable',
       'operators link',
+      'reindex',
     ]);
   });
 

@@ -280,6 +280,7 @@ export interface Database {
   known_networks: KnownNetworksTable;
   passkeys: PasskeysTable;
   webauthn_challenges: WebauthnChallengesTable;
+  member_search: MemberSearchTable;
 }
 
 /** Unrequested notices combined per address, kind and day in Japan (migration 016). */
@@ -356,4 +357,14 @@ export interface InquiryAnswersTable {
   actor_label: string;
   at: string;
   mail_id: string | null;
+}
+
+/** What a search key was made from (migration 019, ADR 032). */
+export type MemberSearchKind = 'name' | 'email' | 'phone' | 'number';
+
+/** A member's search keys (src/server/member-search-keys.ts): folded, compared by prefix. */
+export interface MemberSearchTable {
+  user_id: string;
+  kind: MemberSearchKind;
+  key: string;
 }

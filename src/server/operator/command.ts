@@ -16,7 +16,8 @@ export type CommandRun = (db: Db, mailer: Mailer, args: string[], output: Output
 
 export interface Command {
   group: string;
-  name: string;
+  /** None for a command of one word (reindex): what follows the group is its arguments. */
+  name?: string;
   /** The syntax lines --help shows (a command may have more than one form). */
   usage: string[];
   /** Key of its one-line description in messages/operator.ja.json summaries. */

@@ -9,11 +9,12 @@ import { inquiryCommands } from './inquiries';
 import { noticeCommands } from './notices';
 import { memberCommands } from './members';
 import { outboxCommands } from './outbox';
+import { reindexCommands } from './reindex';
 import { operatorCommands } from './operators';
 import { align, type Output } from './output';
 import { say, text } from './text';
 
-export const COMMANDS: Command[] = [...applicationCommands, ...noticeCommands, ...inquiryCommands, ...memberCommands, ...outboxCommands, ...operatorCommands];
+export const COMMANDS: Command[] = [...applicationCommands, ...noticeCommands, ...inquiryCommands, ...memberCommands, ...outboxCommands, ...operatorCommands, ...reindexCommands];
 
 export interface Connection {
   db: Db;
@@ -39,8 +40,9 @@ export async function runOperator(argv: string[], output: Output, connect: () =>
     for (const line of helpLines()) output.out(line);
     return 0;
   }
-  const [group, name, ...args] = argv;
-  const command = COMMANDS.find((c) => c.group === group && c.name === name);
+  const [group, name] = argv;
+  const command = COMMANDS.find((c) => c.group === group && (c.name === undefined || c.name === name));
+  const args = argv.slice(command?.name === undefined ? 1 : 2);
   if (!command) {
     output.err(group === undefined ? text.errors.noCommand : say(text.errors.unknownCommand, { command: [group, name].filter(Boolean).join(' ') }));
     output.err('');

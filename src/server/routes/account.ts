@@ -13,6 +13,7 @@ import { iso, now } from '../services/clock';
 import type { VerifyFlow } from '../verify-flow';
 import messages from '../../../messages/ja.json';
 import { apiBody } from '../route-schemas';
+import { writeSearchKeys } from '../member-search-keys';
 
 const taken = () => new ApiError('EMAIL_TAKEN', { email: [messages.api.EMAIL_TAKEN] });
 
@@ -44,6 +45,7 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext) {
         if (owner) throw taken();
         const at = iso(now());
         await tx.updateTable('users').set({ email, updated_at: at }).where('id', '=', member.id).execute();
+        await writeSearchKeys(tx, member.id);
         // Whatever was pending for the old address (a login or reset code) dies with it, and
         // devices trusted under the old address must prove the new one with a code.
         await tx.updateTable('email_codes').set({ consumed_at: at }).where('email', '=', member.email).where('consumed_at', 'is', null).execute();

@@ -8,6 +8,7 @@ import { iso, now } from '../services/clock';
 import { apiBody } from '../route-schemas';
 import { formsOf } from '../validation';
 import { memberStore } from '../member-store';
+import { writeSearchKeys } from '../member-search-keys';
 import { userInfo, userInfoSchema } from '../member-answer';
 
 export { userInfo };
@@ -26,12 +27,16 @@ export function userInfoRoutes(app: FastifyInstance, ctx: AppContext) {
     // (its own coded flow) is no field of the form, and the birthday is read-only in it
     // (ui:readonly): the payload carries both, neither is written here. Attributes are merged
     // into the row the session check read in this request.
-    await ctx.db
-      .updateTable('users')
-      .set({ ...store.updateValues(form, body, member), updated_at: iso(now()) })
-      .where('id', '=', member.id)
-      .where('status', '=', 'active')
-      .execute();
+    // The back office's search keys (names, phone) change with the record, in its transaction.
+    await ctx.db.transaction().execute(async (tx) => {
+      await tx
+        .updateTable('users')
+        .set({ ...store.updateValues(form, body, member), updated_at: iso(now()) })
+        .where('id', '=', member.id)
+        .where('status', '=', 'active')
+        .execute();
+      await writeSearchKeys(tx, member.id);
+    });
     return userInfo(ctx, await activeMember(ctx.db, member.id));
   });
 }

@@ -4,18 +4,17 @@
 // member's notice, its audit entry and the queued mail are one transaction; the mail is tried
 // after the commit by the caller (a failure leaves it in the outbox, the decision stands).
 import { randomUUID } from 'node:crypto';
-import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/connect';
 import type { User } from '../../db/types';
 import type { MailTemplate } from '../../mail/mailer';
 import type { Outbox } from '../../mail/outbox';
 import { masterOptions } from '../../masters';
 import { iso, now } from '../../services/clock';
-import { canonicalEmail } from '../../../shared/canonical-email';
 import { format } from '../../../shared/format';
 import operatorTexts from '../../../../messages/operator.ja.json';
 import { actorLabel, recordAudit } from '../audit';
-import { countOf, operatorIdOf, RecordRefusal, searchOf, type Paging, type Search, type Who } from './common';
+import { countOf, operatorIdOf, RecordRefusal, type Paging, type Who } from './common';
+import { searchOf, whereMember } from './member-search';
 import { memberFieldValues, optionLists, recordForms } from './member-fields';
 import type { ApplicationDetail, ApplicationItem, ApplicationStatus, Decision, DecisionItem, MemberSummary, Page } from '../../../shared/admin-api';
 import type { SchemaSet } from '../../../shared/validation/schema-files';
@@ -43,37 +42,8 @@ export type ApplicationRow = NonNullable<Awaited<ReturnType<ReturnType<typeof se
 
 export const fullName = (row: { last_name_kanji: string; first_name_kanji: string }) => `${row.last_name_kanji} ${row.first_name_kanji}`.trim();
 
-/** `query` narrowed to members matching `search` (users joined as `users`). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function whereMember<Q extends { where: (...args: any[]) => Q }>(query: Q, search: Search | undefined, numberColumn?: string): Q {
-  if (!search) return query;
-  if (search.kind === 'number') return numberColumn ? query.where(numberColumn, '=', search.value) : query.where('users.id', '=', '');
-  if (search.kind === 'email') return query.where('users.email', '=', canonicalEmail(search.value));
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return query.where((eb: any) => eb.or(nameMatches(search)));
-}
-
-/** What a name search matches: kanji names from their start (a family name typed without the
- *  variation selector it is stored with still matches, and so do family and given typed as one
- *  word), roman names whole in any case, family and given in either order. The back office's own
- *  query: no member can make the server run it. */
-function nameMatches(search: Extract<Search, { kind: 'name' }>) {
-  const last = sql.ref('users.last_name_kanji');
-  const first = sql.ref('users.first_name_kanji');
-  const lastRoman = sql`upper(${sql.ref('users.last_name_alpha')})`;
-  const firstRoman = sql`upper(${sql.ref('users.first_name_alpha')})`;
-  const startsWith = (column: RawBuilder<unknown> | ReturnType<typeof sql.ref>, text: string) => sql<SqlBool>`${column} like ${`${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`;
-  const is = (column: RawBuilder<unknown>, text: string) => sql<SqlBool>`${column} = ${text.toUpperCase()}`;
-  const { family, given } = search;
-  if (given) {
-    return [
-      sql<SqlBool>`(${startsWith(last, family)} and ${startsWith(first, given)})`,
-      sql<SqlBool>`(${is(lastRoman, family)} and ${is(firstRoman, given)})`,
-      sql<SqlBool>`(${is(firstRoman, family)} and ${is(lastRoman, given)})`,
-    ];
-  }
-  return [startsWith(last, family), startsWith(first, family), startsWith(sql`${last} || ${first}`, family), is(lastRoman, family), is(firstRoman, family)];
-}
+// The member search lives in ./member-search (stored keys read by prefix, ADR 032).
+export { whereMember } from './member-search';
 
 const itemOf = (row: ApplicationRow): ApplicationItem => ({
   register_number: row.register_number,

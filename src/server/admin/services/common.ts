@@ -50,24 +50,7 @@ export async function tryMail(outbox: Outbox, id: string, to: string): Promise<M
 /** A number from count(*) (PostgreSQL answers bigint as text). */
 export const countOf = (row: { count: string | number | bigint } | undefined): number => Number(row?.count ?? 0);
 
-/** Whether an application's register number is what `q` is (R + 8 digits + "-" + 6 digits). */
-export const REGISTER_NUMBER = /^R\d{8}-\d{6}$/;
-
-/** The words of a search: a register number, an address, or a name (family and given, or either). */
-export type Search = { kind: 'number'; value: string } | { kind: 'email'; value: string } | { kind: 'name'; family: string; given?: string };
-
-export function searchOf(q: string | undefined): Search | undefined {
-  const text = (q ?? '').trim();
-  if (!text) return undefined;
-  const normalised = text.normalize('NFKC');
-  const number = normalised.toUpperCase();
-  if (REGISTER_NUMBER.test(number)) return { kind: 'number', value: number };
-  if (text.includes('@')) return { kind: 'email', value: normalised };
-  // As members' names are stored: half-width kana made full-width, full-width letters half-width
-  // (variation selectors kept; a kanji name is matched from its start, so the plain kanji finds
-  // one stored with a selector too).
-  const [family, given] = normalised.split(/\s+/);
-  return given ? { kind: 'name', family: family!, given } : { kind: 'name', family: family! };
-}
+// The member search lives in ./member-search (stored keys read by prefix, ADR 032).
+export { REGISTER_NUMBER, searchOf, type Search } from './member-search';
 
 export type { Db };
