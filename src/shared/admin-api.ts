@@ -20,9 +20,14 @@ export type OperatorStatus = 'invited' | 'active' | 'disabled';
 /** Every list of the API (GET /v1/admin/applications, notices, inquiries, members, audit): one page. */
 export interface Page<T> {
   items: T[];
+  /** How many match, counted up to 1,000 (src/server/admin/records/list.ts). */
   total: number;
+  /** More than `total` match: the count stopped at its bound (shown as 「1,000件以上」). */
+  bounded?: boolean;
   page: number;
   size: number;
+  /** The sort order of the page (schemas/records/<kind>.json sorts). */
+  sort?: string;
 }
 
 /** The mail a change queued, once tried (POST …/decision, …/reversal, …/answer, …/correction):
@@ -383,6 +388,8 @@ export interface MemberItem {
   email: string;
   status: MemberStatus;
   registered_at: string;
+  /** The prefecture of the current address (empty when the address names none). */
+  prefecture?: string;
 }
 
 /** GET /v1/admin/members/:id: one member in full, with their applications, inquiries and notices. */

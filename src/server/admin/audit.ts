@@ -44,6 +44,7 @@ export const AUDIT_DETAIL_KEYS = [
   'status',
   'method',
   'passkey',
+  'sort',
 ] as const;
 export type AuditDetail = { [key in (typeof AUDIT_DETAIL_KEYS)[number]]?: unknown };
 

@@ -15,13 +15,13 @@ import { canonicalEmail } from '../../../shared/canonical-email';
 import { format } from '../../../shared/format';
 import operatorTexts from '../../../../messages/operator.ja.json';
 import { actorLabel, recordAudit } from '../audit';
-import { countOf, operatorIdOf, RecordRefusal, searchOf, type Paging, type Search, type Who } from './common';
+import { operatorIdOf, RecordRefusal, type Search, type Who } from './common';
 import { memberFieldValues, optionLists, recordForms } from './member-fields';
-import type { ApplicationDetail, ApplicationItem, ApplicationStatus, Decision, DecisionItem, MemberSummary, Page } from '../../../shared/admin-api';
+import type { ApplicationDetail, ApplicationItem, Decision, DecisionItem, MemberSummary } from '../../../shared/admin-api';
 import type { SchemaSet } from '../../../shared/validation/schema-files';
 import type { MasterOption } from '../../../shared/api-types';
 
-function selectApplications(db: Db) {
+export function selectApplications(db: Db) {
   return db
     .selectFrom('applications')
     .innerJoin('users', 'users.id', 'applications.user_id')
@@ -75,7 +75,7 @@ function nameMatches(search: Extract<Search, { kind: 'name' }>) {
   return [startsWith(last, family), startsWith(first, family), startsWith(sql`${last} || ${first}`, family), is(lastRoman, family), is(firstRoman, family)];
 }
 
-const itemOf = (row: ApplicationRow): ApplicationItem => ({
+export const itemOf = (row: ApplicationRow): ApplicationItem => ({
   register_number: row.register_number,
   status: row.status,
   applied_at: row.applied_at,
@@ -84,25 +84,6 @@ const itemOf = (row: ApplicationRow): ApplicationItem => ({
   email: row.email,
   member_status: row.member_status,
 });
-
-/** Applications of `status` (or all), matching `q`, newest first. A withdrawn member's
- *  application is not pending any more: the pending list leaves it out. */
-export async function listApplications(db: Db, { status, q }: { status?: ApplicationStatus; q?: string }, paging: Paging): Promise<Page<ApplicationItem>> {
-  const search = searchOf(q);
-  const filtered = <Q extends ReturnType<typeof selectApplications>>(query: Q) => {
-    let out = status ? query.where('applications.status', '=', status) : query;
-    if (status === 'pending') out = out.where('users.status', '=', 'active');
-    return whereMember(out, search, 'applications.register_number');
-  };
-  const rows = await filtered(selectApplications(db))
-    .orderBy('applications.applied_at', 'desc')
-    .orderBy('applications.register_number', 'desc')
-    .limit(paging.size)
-    .offset((paging.page - 1) * paging.size)
-    .execute();
-  const total = await filtered(selectApplications(db)).clearSelect().select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirst();
-  return { items: rows.map(itemOf), total: countOf(total), ...paging };
-}
 
 export async function findApplication(db: Db, registerNumber: string): Promise<ApplicationRow> {
   const number = registerNumber.trim().toUpperCase();

@@ -8,44 +8,12 @@ import { formatDateTime } from '../../../shared/format-date';
 import type { SchemaSet } from '../../../shared/validation/schema-files';
 import recordMessages from '../../../../messages/operator.ja.json';
 import { recordAudit } from '../audit';
-import { countOf, RecordRefusal, searchOf, type Paging, type Who } from './common';
-import { decisionsOf, fullName, memberSummary, purposesOf, whereMember } from './applications';
+import { RecordRefusal, type Who } from './common';
+import { decisionsOf, memberSummary, purposesOf } from './applications';
 import { inquiriesOfMember } from './inquiries';
 import { noticesOfMember } from './notices';
 import { fieldDisplaysOf, optionLists, recordColumns, recordForms } from './member-fields';
-import type { ExportColumn, MemberDetail, MemberItem, Page } from '../../../shared/admin-api';
-
-function selectMembers(db: Db) {
-  return db
-    .selectFrom('users')
-    .leftJoin('applications', 'applications.user_id', 'users.id')
-    .select(['users.id', 'users.email', 'users.status', 'users.created_at', 'users.last_name_kanji', 'users.first_name_kanji', 'applications.register_number']);
-}
-
-/** Members matching `q` (everyone without), newest first; the search is recorded (members.search). */
-export async function searchMembers(db: Db, who: Who, q: string | undefined, paging: Paging): Promise<Page<MemberItem>> {
-  const search = searchOf(q);
-  const rows = await whereMember(selectMembers(db), search, 'applications.register_number')
-    .orderBy('users.created_at', 'desc')
-    .orderBy('users.id', 'desc')
-    .limit(paging.size)
-    .offset((paging.page - 1) * paging.size)
-    .execute();
-  const total = await whereMember(selectMembers(db), search, 'applications.register_number')
-    .clearSelect()
-    .select((eb) => eb.fn.countAll<string>().as('count'))
-    .executeTakeFirst();
-  const items = rows.map((row): MemberItem => ({
-    id: row.id,
-    ...(row.register_number ? { register_number: row.register_number } : {}),
-    name: fullName(row),
-    email: row.email,
-    status: row.status,
-    registered_at: row.created_at,
-  }));
-  await recordAudit(db, { actor: who.actor, ip: who.ip, action: 'members.search', detail: { q: q ?? '', page: paging.page, results: countOf(total) } });
-  return { items, total: countOf(total), ...paging };
-}
+import type { ExportColumn, MemberDetail } from '../../../shared/admin-api';
 
 /** One member in full; the view is recorded (members.view). */
 export async function memberDetail(db: Db, set: SchemaSet, who: Who, id: string): Promise<MemberDetail> {
