@@ -152,7 +152,8 @@ export function listQueries(db: Db, kind: RecordKind, filter: Record<string, str
   };
 }
 
-const anchorsOf = new Map<string, PageAnchors<ListKey>>();
+/** Page anchors, per database and kind. */
+const anchorsOf = new WeakMap<Db, Map<string, PageAnchors<ListKey>>>();
 
 /** Page `page` (or the rows after `after`) of a kind's list, its bounded count, and (when the
  *  declaration says so) the audit entry of the view. */
@@ -169,7 +170,8 @@ export async function listRecords<Item = Record<string, unknown>>(
   const page = request.page ?? 1;
   let place: PagePlace<ListKey> | undefined = { after: request.after, skip: request.after ? 0 : (page - 1) * size };
   if (!request.after && place.skip > 0) {
-    const anchors = anchorsOf.get(kind.kind) ?? anchorsOf.set(kind.kind, new PageAnchors<ListKey>()).get(kind.kind)!;
+    const kinds = anchorsOf.get(db) ?? anchorsOf.set(db, new Map()).get(db)!;
+    const anchors = kinds.get(kind.kind) ?? kinds.set(kind.kind, new PageAnchors<ListKey>()).get(kind.kind)!;
     const version = Math.floor(now().getTime() / ANCHOR_LIFETIME_MS);
     place = await anchors.place(JSON.stringify([queries.sort.name, filter]), version, place.skip, (after, skip) => queries.keyAt(after, skip).executeTakeFirst() as Promise<ListKey | undefined>);
   }
