@@ -144,10 +144,11 @@ export function listQueries(db: Db, kind: RecordKind, filter: Record<string, str
     page: (place: PagePlace<ListKey>, size: number) => withKeys(ordered(filtered(), sort, place.after), sort).limit(size).offset(place.skip),
     /** The key of the row `skip` past `after` (how anchors are found). */
     keyAt: (after: ListKey | undefined, skip: number) => withKeys(ordered(filtered().clearSelect(), sort, after), sort).limit(1).offset(skip),
-    /** How many rows match, up to COUNT_BOUND + 1. */
+    /** How many rows match, up to COUNT_BOUND + 1: the first of the list's own range, in its
+     *  order (so the planner reads the sort's index, never more than COUNT_BOUND + 1 entries). */
     count: () =>
       db
-        .selectFrom(filtered().clearSelect().select(sql.lit(1).as('one')).limit(COUNT_BOUND + 1).as('bounded'))
+        .selectFrom(ordered(filtered().clearSelect(), sort, undefined).select(sql.lit(1).as('one')).limit(COUNT_BOUND + 1).as('bounded'))
         .select((eb) => eb.fn.countAll<string>().as('count')),
   };
 }
