@@ -450,5 +450,20 @@ describe.each(DATABASES)('back office records ($name)', ({ kind }) => {
       const narrow = await get('/v1/admin/audit?action=nothing.such', admin);
       expect(narrow.json()).toMatchObject({ total: 0, bounded: false });
     });
+
+    it('the export follows the list\'s filters (prefecture, status, period, mail consent), recorded with them; without any, active members who agreed to mail', async () => {
+      const okinawa = await applicant(h, { address_current: '沖縄県石垣市1-1', mail_opt: '0' }, '2035-02-02T03:00:00.000Z');
+      const other = await applicant(h, { address_current: '沖縄県那覇市1-1', mail_opt: '1' }, '2035-02-03T03:00:00.000Z');
+      const res = await get(`/v1/admin/members/export.csv?columns=email&prefecture=${encodeURIComponent('沖縄県')}&registered_from=2035-02-02&registered_to=2035-02-02`);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.body.split('\r\n').slice(1).filter(Boolean)).toEqual([okinawa.email]);
+      expect(JSON.parse((await auditRows(h)).at(-1)!.detail)).toEqual({ columns: ['email'], filter: { prefecture: '沖縄県', registered_from: '2035-02-02', registered_to: '2035-02-02' } });
+      const agreed = await get(`/v1/admin/members/export.csv?columns=email&prefecture=${encodeURIComponent('沖縄県')}&mail_opt=true&registered_from=2035-02-01`);
+      expect(agreed.body.split('\r\n').slice(1).filter(Boolean)).toEqual([other.email]);
+      expect(JSON.parse((await auditRows(h)).at(-1)!.detail).filter).toEqual({ prefecture: '沖縄県', mail_opt: true, registered_from: '2035-02-01' });
+      const all = await get('/v1/admin/members/export.csv?columns=email');
+      expect(all.body).toContain(other.email);
+      expect(all.body).not.toContain(okinawa.email);
+    });
   });
 });

@@ -216,7 +216,7 @@ export function adminRecordRoutes(app: FastifyInstance, ctx: AdminContext): void
     async (request, reply: FastifyReply) => {
       const raw = (request.query as { columns?: string }).columns ?? '';
       const { columns } = ctx.parse<{ columns: string[] }>('api.admin-member-export.json', { columns: raw.split(',').map((c) => c.trim()).filter(Boolean) });
-      const rows = await members.exportMembers(db, schemas, whoOf(request), columns);
+      const rows = await members.exportMembers(db, schemas, whoOf(request), columns, members.exportFilterOf(request.query as Filters));
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="members-${japanDay(now())}.csv"`)

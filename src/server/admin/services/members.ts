@@ -14,6 +14,8 @@ import { inquiriesOfMember } from './inquiries';
 import { noticesOfMember } from './notices';
 import { fieldDisplaysOf, optionLists, recordColumns, recordForms } from './member-fields';
 import type { ExportColumn, MemberDetail } from '../../../shared/admin-api';
+import { RECORD_KINDS } from '../records/declarations';
+import { applyFilters, filtersOf, type AnyQuery, type Filters } from '../records/list';
 
 /** One member in full; the view is recorded (members.view). */
 export async function memberDetail(db: Db, set: SchemaSet, who: Who, id: string): Promise<MemberDetail> {
@@ -60,10 +62,17 @@ export function csvCell(value: string): string {
 
 export const csvLine = (cells: string[]) => `${cells.map(csvCell).join(',')}\r\n`;
 
-/** The stored value that means "agreed to mail" (the schema's true option). */
-const MAIL_OPT_AGREED = '1';
+const allUsers = (db: Db) => db.selectFrom('users').selectAll();
 
-export const EXPORT_FILTER = { mail_opt: true, status: 'active' } as const;
+/** The export's filter when none is given: active members who agreed to mail. */
+export const EXPORT_FILTER: Record<string, string> = { mail_opt: 'true', status: 'active' };
+
+/** The export's filter: the members list's (schemas/records/members.json, but the search), or
+ *  EXPORT_FILTER when `raw` names none. */
+export function exportFilterOf(raw: Filters): Record<string, string> {
+  const { q: _search, ...filter } = filtersOf(RECORD_KINDS.members, raw);
+  return Object.keys(filter).length > 0 ? filter : EXPORT_FILTER;
+}
 
 /** Members read per query (keyset on users_list: created_at, id), and rows turned into text
  *  between two turns of the event loop: a batch never holds it for long (docs/decisions/030). */
@@ -72,21 +81,21 @@ export const EXPORT_ROWS_PER_TURN = 10;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** The CSV (UTF-8 with BOM, CRLF) of active members who agreed to mail, with `columns` (names
+/** The CSV (UTF-8 with BOM, CRLF) of the members `filter` keeps (by default active members who agreed to mail), with `columns` (names
  *  from exportColumns), as text written batch by batch: memory stays one batch whatever the
  *  number of members, and the first rows leave before the last are read. The export is recorded
  *  (columns and filter) before any row leaves. */
-export async function exportMembers(db: Db, set: SchemaSet, who: Who, columns: string[]): Promise<AsyncIterable<string>> {
+export async function exportMembers(db: Db, set: SchemaSet, who: Who, columns: string[], filter: Record<string, string> = EXPORT_FILTER): Promise<AsyncIterable<string>> {
   const known = exportColumns(set);
   const chosen = columns.map((name) => known.find((c) => c.name === name));
   if (columns.length === 0 || chosen.some((c) => !c)) throw new RecordRefusal('VALIDATION', {}, { columns: [recordMessages.records.unknownColumn] });
-  await recordAudit(db, { actor: who.actor, ip: who.ip, action: 'members.export', detail: { columns, filter: EXPORT_FILTER } });
+  await recordAudit(db, { actor: who.actor, ip: who.ip, action: 'members.export', detail: { columns, filter: { ...filter, ...(filter.mail_opt ? { mail_opt: true } : {}) } } });
   const displays = fieldDisplaysOf(set, await optionLists(db, recordForms(set)));
   return (async function* rows() {
     yield `\uFEFF${csvLine(chosen.map((c) => c!.label))}`;
     let after: { created_at: string; id: string } | undefined;
     for (;;) {
-      let query = db.selectFrom('users').selectAll().where('status', '=', 'active').where('mail_opt', '=', MAIL_OPT_AGREED);
+      let query = applyFilters(RECORD_KINDS.members, db.selectFrom('users').selectAll() as unknown as AnyQuery, filter) as unknown as ReturnType<typeof allUsers>;
       if (after) {
         const { created_at: at, id } = after;
         query = query.where((eb) => eb.or([eb('created_at', '>', at), eb.and([eb('created_at', '=', at), eb('id', '>', id)])]));
