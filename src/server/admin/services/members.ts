@@ -62,7 +62,10 @@ export function csvCell(value: string): string {
 
 export const csvLine = (cells: string[]) => `${cells.map(csvCell).join(',')}\r\n`;
 
-const allUsers = (db: Db) => db.selectFrom('users').selectAll();
+type AllUsers = ReturnType<typeof usersQuery>;
+function usersQuery(db: Db) {
+  return db.selectFrom('users').selectAll();
+}
 
 /** The export's filter when none is given: active members who agreed to mail. */
 export const EXPORT_FILTER: Record<string, string> = { mail_opt: 'true', status: 'active' };
@@ -95,7 +98,7 @@ export async function exportMembers(db: Db, set: SchemaSet, who: Who, columns: s
     yield `\uFEFF${csvLine(chosen.map((c) => c!.label))}`;
     let after: { created_at: string; id: string } | undefined;
     for (;;) {
-      let query = applyFilters(RECORD_KINDS.members, db.selectFrom('users').selectAll() as unknown as AnyQuery, filter) as unknown as ReturnType<typeof allUsers>;
+      let query = applyFilters(RECORD_KINDS.members, usersQuery(db) as unknown as AnyQuery, filter) as unknown as AllUsers;
       if (after) {
         const { created_at: at, id } = after;
         query = query.where((eb) => eb.or([eb('created_at', '>', at), eb.and([eb('created_at', '=', at), eb('id', '>', id)])]));
