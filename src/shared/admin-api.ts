@@ -22,7 +22,7 @@ export interface Page<T> {
   items: T[];
   /** How many match, counted up to 1,000 (src/server/admin/records/list.ts). */
   total: number;
-  /** More than `total` match: the count stopped at its bound (shown as 「1,000件以上」). */
+  /** More than `total` match: the count stopped at its bound (shown as messages records.countBound). */
   bounded?: boolean;
   page: number;
   size: number;
