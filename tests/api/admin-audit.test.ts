@@ -24,7 +24,7 @@ const RECORDED: Record<string, { action: string; member: boolean } | null | unde
   'POST /v1/admin/operators': undefined,
   'POST /v1/admin/operators/:id/disable': undefined,
   'POST /v1/admin/operators/:id/setup-link': undefined,
-  'GET /v1/admin/applications': null,
+  'GET /v1/admin/applications': { action: 'applications.list', member: false },
   'GET /v1/admin/applications/:registerNumber': { action: 'applications.view', member: true },
   'POST /v1/admin/applications/:registerNumber/preview': null,
   'POST /v1/admin/applications/:registerNumber/decision': { action: 'applications.decline', member: true },
@@ -33,7 +33,7 @@ const RECORDED: Record<string, { action: string; member: boolean } | null | unde
   'POST /v1/admin/notices/preview': null,
   'POST /v1/admin/notices': { action: 'notices.send', member: true },
   'POST /v1/admin/notices/:id/retract': { action: 'notices.retract', member: false },
-  'GET /v1/admin/inquiries': null,
+  'GET /v1/admin/inquiries': { action: 'inquiries.list', member: false },
   'GET /v1/admin/inquiries/operators': null,
   'GET /v1/admin/inquiries/:id': { action: 'inquiries.view', member: true },
   'POST /v1/admin/inquiries/:id/answer/preview': null,
@@ -47,7 +47,7 @@ const RECORDED: Record<string, { action: string; member: boolean } | null | unde
   'GET /v1/admin/members/export-columns': null,
   'GET /v1/admin/members/export.csv': { action: 'members.export', member: false },
   'GET /v1/admin/stats': null,
-  'GET /v1/admin/audit': null,
+  'GET /v1/admin/audit': { action: 'audit.list', member: false },
 };
 
 const ADDRESS = '203.0.113.45';

@@ -14,6 +14,8 @@ import { loadSchemaSet } from '../../src/shared/validation/schema-files';
 import { isoWeek } from '../../src/server/admin/services/stats';
 import operatorTexts from '../../messages/operator.ja.json';
 import { renderMail } from '../../src/server/mail/mailer';
+import { RECORD_KINDS } from '../../src/server/admin/records/declarations';
+import { COUNT_BOUND, listRecords } from '../../src/server/admin/records/list';
 
 const decisionForm = rulesOf('admin-decision');
 const noticeForm = rulesOf('admin-notice');
@@ -366,6 +368,102 @@ describe.each(DATABASES)('back office records ($name)', ({ kind }) => {
       // Monday 00:30 in Japan is still Sunday in UTC: the week is Japan's.
       expect(isoWeek('2025-03-02T15:30:00.000Z')).toBe('2025-W10');
       expect(isoWeek('2025-03-02T14:30:00.000Z')).toBe('2025-W09');
+    });
+  });
+
+  // Issue 34 point 1: every list comes from its kind's declaration (schemas/records/<kind>.json).
+  describe('record kinds from their declaration', () => {
+    const numbersOf = (res: { json: () => { items: Array<{ register_number: string }> } }) => res.json().items.map((i) => i.register_number);
+
+    it("applications: a period of Japan days (today's), newest or oldest first, the view recorded with its filter", async () => {
+      const day = '2031-05-07';
+      // 00:30 and 23:30 in Japan on 7 May; the day before ends at 15:00 UTC on the 6th.
+      const early = await applicant(h, {}, '2031-05-06T15:30:00.000Z');
+      const late = await applicant(h, {}, '2031-05-07T14:30:00.000Z');
+      const before = await applicant(h, {}, '2031-05-06T14:59:00.000Z');
+      const after = await applicant(h, {}, '2031-05-07T15:00:00.000Z');
+      const newest = await get(`/v1/admin/applications?applied_from=${day}&applied_to=${day}`);
+      expect(newest.statusCode, newest.body).toBe(200);
+      expect(numbersOf(newest)).toEqual([late.registerNumber, early.registerNumber]);
+      expect(newest.json()).toMatchObject({ total: 2, bounded: false, sort: 'newest' });
+      const oldest = await get(`/v1/admin/applications?applied_from=${day}&applied_to=${day}&sort=oldest&status=pending`);
+      expect(numbersOf(oldest)).toEqual([early.registerNumber, late.registerNumber]);
+      expect(numbersOf(await get(`/v1/admin/applications?applied_from=2031-05-06&applied_to=2031-05-06`))).toEqual([before.registerNumber]);
+      expect(numbersOf(await get(`/v1/admin/applications?applied_from=2031-05-08&sort=oldest`))[0]).toBe(after.registerNumber);
+      expect((await get('/v1/admin/applications?applied_from=20310507')).statusCode).toBe(400);
+      const entry = (await auditRows(h)).at(-1)!;
+      expect(entry).toMatchObject({ action: 'applications.list', operator_id: clerk.id });
+      expect(JSON.parse(entry.detail)).toEqual({ filter: { applied_from: '2031-05-08' }, sort: 'oldest', page: 1, results: expect.any(Number) });
+    });
+
+    it('members: browsable without a search, newest first, by status, prefecture, registration period and mail consent', async () => {
+      const at = (d: number) => `2032-01-0${d}T03:00:00.000Z`;
+      const hokkaido = await applicant(h, { address_current: '北海道札幌市中央区北1条西2-1', mail_opt: '0' }, at(1));
+      const kanagawa = await applicant(h, { address_current: '神奈川県横浜市中区1-1', mail_opt: '1' }, at(2));
+      const gone = await applicant(h, { address_current: '北海道函館市1-1', mail_opt: '1' }, at(3));
+      await h.db.updateTable('users').set({ status: 'withdrawn' }).where('id', '=', gone.id).execute();
+      const ids = async (query: string) => {
+        const params = new URLSearchParams({ registered_from: '2032-01-01', registered_to: '2032-01-09', ...Object.fromEntries(new URLSearchParams(query)) });
+        const res = await get(`/v1/admin/members?${params}`);
+        expect(res.statusCode, res.body).toBe(200);
+        return res.json().items.map((i: { id: string }) => i.id);
+      };
+      expect(await ids('')).toEqual([gone.id, kanagawa.id, hokkaido.id]);
+      expect(await ids('sort=oldest')).toEqual([hokkaido.id, kanagawa.id, gone.id]);
+      expect(await ids(`prefecture=${encodeURIComponent('北海道')}`)).toEqual([gone.id, hokkaido.id]);
+      expect(await ids(`prefecture=${encodeURIComponent('北海道')}&status=active`)).toEqual([hokkaido.id]);
+      expect(await ids('mail_opt=true')).toEqual([gone.id, kanagawa.id]);
+      expect(await ids('registered_to=2032-01-01')).toEqual([hokkaido.id]);
+      const one = (await get(`/v1/admin/members?registered_from=2032-01-02&registered_to=2032-01-02`)).json();
+      expect(one.items).toEqual([expect.objectContaining({ id: kanagawa.id, prefecture: '神奈川県', register_number: kanagawa.registerNumber })]);
+      const entry = (await auditRows(h)).at(-1)!;
+      expect(entry.action).toBe('members.search');
+      expect(JSON.parse(entry.detail)).toMatchObject({ q: '', filter: { registered_from: '2032-01-02', registered_to: '2032-01-02' }, page: 1, results: 1 });
+    });
+
+    it('a column or a filter added to a copy of a declaration is in the answer; the list function is the routes\' and the operator tool\'s', async () => {
+      const member = await applicant(h, { gender: 'male', address_current: '沖縄県那覇市1-1' }, '2033-03-03T03:00:00.000Z');
+      const kind = RECORD_KINDS.members;
+      const copy = {
+        ...kind,
+        columns: [...kind.columns, { name: 'mail_opt', label: 'records.mailConsent' }],
+        filters: [...kind.filters, { name: 'gender', type: 'select' as const, label: 'fields.name', column: 'users.gender', options: ['male', 'female'] }],
+      };
+      const schemas = await loadSchemaSet();
+      const page = await listRecords<Record<string, unknown>>(h.db, schemas, copy, { filters: { gender: 'male', registered_from: '2033-03-03', registered_to: '2033-03-03' } });
+      expect(page.items).toEqual([expect.objectContaining({ id: member.id, mail_opt: '1', prefecture: '沖縄県' })]);
+      expect((await listRecords(h.db, schemas, copy, { filters: { gender: 'female', registered_from: '2033-03-03', registered_to: '2033-03-03' } })).items).toEqual([]);
+      // Without the declared filter the same request is not narrowed by it.
+      expect((await listRecords(h.db, schemas, kind, { filters: { gender: 'female', registered_from: '2033-03-03', registered_to: '2033-03-03' } })).items).toHaveLength(1);
+    });
+
+    it('counts at most 1,000 rows and says when the count is a bound; a deep page is the OFFSET page', async () => {
+      const base = Date.parse('2034-01-01T00:00:00.000Z');
+      const rows = Array.from({ length: COUNT_BOUND + 5 }, (_, i) => ({ id: randomUUID(), user_id: null, message: `一斉 ${i}`, created_at: new Date(base + i * 1000).toISOString() }));
+      for (let i = 0; i < rows.length; i += 200) await h.db.insertInto('notifications').values(rows.slice(i, i + 200)).execute();
+      const first = await get('/v1/admin/notices?size=20');
+      expect(first.json()).toMatchObject({ total: COUNT_BOUND, bounded: true });
+      // Page 51 of 20 (rows 1000–1019) is read from the anchor at row 999, as OFFSET would give it.
+      const deep = await get('/v1/admin/notices?size=20&page=51');
+      const expected = await h.db.selectFrom('notifications').select('id').orderBy('created_at', 'desc').orderBy('id', 'desc').limit(20).offset(1000).execute();
+      expect(deep.json().items.map((i: { id: string }) => i.id)).toEqual(expected.map((r) => r.id));
+      const narrow = await get('/v1/admin/audit?action=nothing.such', admin);
+      expect(narrow.json()).toMatchObject({ total: 0, bounded: false });
+    });
+
+    it('the export follows the list\'s filters (prefecture, status, period, mail consent), recorded with them; without any, active members who agreed to mail', async () => {
+      const okinawa = await applicant(h, { address_current: '沖縄県石垣市1-1', mail_opt: '0' }, '2035-02-02T03:00:00.000Z');
+      const other = await applicant(h, { address_current: '沖縄県那覇市1-1', mail_opt: '1' }, '2035-02-03T03:00:00.000Z');
+      const res = await get(`/v1/admin/members/export.csv?columns=email&prefecture=${encodeURIComponent('沖縄県')}&registered_from=2035-02-02&registered_to=2035-02-02`);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.body.split('\r\n').slice(1).filter(Boolean)).toEqual([okinawa.email]);
+      expect(JSON.parse((await auditRows(h)).at(-1)!.detail)).toEqual({ columns: ['email'], filter: { prefecture: '沖縄県', registered_from: '2035-02-02', registered_to: '2035-02-02' } });
+      const agreed = await get(`/v1/admin/members/export.csv?columns=email&prefecture=${encodeURIComponent('沖縄県')}&mail_opt=true&registered_from=2035-02-01`);
+      expect(agreed.body.split('\r\n').slice(1).filter(Boolean)).toEqual([other.email]);
+      expect(JSON.parse((await auditRows(h)).at(-1)!.detail).filter).toEqual({ prefecture: '沖縄県', mail_opt: true, registered_from: '2035-02-01' });
+      const all = await get('/v1/admin/members/export.csv?columns=email');
+      expect(all.body).toContain(other.email);
+      expect(all.body).not.toContain(okinawa.email);
     });
   });
 });

@@ -18,6 +18,8 @@ import { applicationListQuery } from '../../src/server/operator/applications';
 import { inquiryListQuery } from '../../src/server/operator/inquiries';
 import { noticeListQuery } from '../../src/server/operator/notices';
 import { addOperator } from '../../src/server/admin/accounts';
+import { RECORD_KINDS, type KindName } from '../../src/server/admin/records/declarations';
+import { listQueries } from '../../src/server/admin/records/list';
 import { CLIENT_KEY, DATABASES, Harness, japaneseText, setUpOrFail, testConfig, validContact, validProfileUpdate, type DbKind } from '../support/api-harness';
 import { SoftAuthenticator } from '../support/soft-authenticator';
 import { relyingParty } from '../../src/server/services/passkeys';
@@ -27,7 +29,7 @@ import { memberSearchQuery, searchOf, whereMember } from '../../src/server/admin
 const GROWING = new Set([
   'users', 'sessions', 'email_codes', 'trusted_devices', 'email_verifications', 'applications', 'notifications', 'withdrawals',
   'inquiries', 'failed_attempts', 'registration_links', 'rate_limits', 'mail_outbox', 'acknowledgement_counts', 'inquiry_list_versions',
-  'passkeys', 'webauthn_challenges',
+  'passkeys', 'webauthn_challenges', 'audit_log',
   'member_search',
 ]);
 
@@ -114,7 +116,12 @@ async function fillForThePlanner(db: Db) {
   let most = Infinity;
   // inquiry_list_versions: the copies of the inquiries raise theirs (migration 013's triggers).
   for (const table of ['users', ...[...GROWING].filter((name) => name !== 'users' && name !== 'inquiry_list_versions')]) {
-    const rows = (await db.selectFrom(table as 'users').selectAll().execute()) as Record<string, unknown>[];
+    // users.prefecture is generated from the address (migration 022): the copies get their own.
+    const rows = ((await db.selectFrom(table as 'users').selectAll().execute()) as Record<string, unknown>[]).map((row) => {
+      if (table !== 'users') return row;
+      const { prefecture: _generated, ...written } = row;
+      return written;
+    });
     const copies: Record<string, unknown>[] = [];
     const times = Math.min(most, Math.ceil(500 / Math.max(1, rows.length)));
     if (table === 'users') most = times;
@@ -382,6 +389,56 @@ describe.each(DATABASES)('query plans ($name)', ({ kind }) => {
       const narrowed = await planOf(h.db, kind, whereMember(h.db.selectFrom('users').select(['users.id', 'users.email']), searchOf(q)).compile());
       expect(narrowed.join('\n')).toContain('member_search_key');
       expect(problems(kind, narrowed, [], partial), narrowed.join('\n')).toEqual([]);
+    });
+  });
+
+  // Issue 34 point 2: every back-office list (each kind of schemas/records, each sort, each
+  // filter, alone and together) reads one index range in its own order; its bounded count reads
+  // at most 1,001 index entries of the same ranges. The name search is the search engineer's
+  // (src/server/admin/services/member-search.ts) and is explained there.
+  describe('the back office lists, as declared', () => {
+    const key = { k0: '2025-04-01T00:00:00.000Z', k1: 'R20250401-000001' };
+    const cases: Array<[string, KindName, Record<string, string>]> = [
+      ['applications', 'applications', {}],
+      ['applications, pending', 'applications', { status: 'pending' }],
+      ["applications, today's", 'applications', { applied_from: '2025-04-01', applied_to: '2025-04-01' }],
+      ["applications, declined today's", 'applications', { status: 'declined', applied_from: '2025-04-01', applied_to: '2025-04-01' }],
+      ['members', 'members', {}],
+      ['members, active', 'members', { status: 'active' }],
+      ['members, of a prefecture', 'members', { prefecture: '北海道' }],
+      ['members, who agreed to mail', 'members', { mail_opt: 'true' }],
+      ['members, registered in a period', 'members', { registered_from: '2025-04-01', registered_to: '2025-04-30' }],
+      ['members, every filter', 'members', { status: 'active', prefecture: '北海道', mail_opt: 'true', registered_from: '2025-04-01', registered_to: '2025-04-30' }],
+      ['inquiries', 'inquiries', {}],
+      ['inquiries, open', 'inquiries', { status: 'open' }],
+      ['inquiries, received today', 'inquiries', { received_from: '2025-04-01', received_to: '2025-04-01' }],
+      ['notices', 'notices', {}],
+      ['audit log', 'audit', {}],
+      ['audit log, an action', 'audit', { action: 'members.view' }],
+      ['audit log, an operator', 'audit', { operator: randomUUID() }],
+      ['audit log, a member', 'audit', { member: randomUUID() }],
+      ['audit log, a period', 'audit', { from: '2025-04-01T00:00:00.000Z', to: '2025-04-02T00:00:00.000Z' }],
+    ];
+    const statements = cases.flatMap(([label, kindName, filter]) =>
+      RECORD_KINDS[kindName].sorts.flatMap((sort) => {
+        const q = () => listQueries(h.db, RECORD_KINDS[kindName], filter, sort.name);
+        const equality = RECORD_KINDS[kindName].filters.filter((f) => ['select', 'flag', 'text'].includes(f.type) && filter[f.name] !== undefined).map((f) => f.name);
+        const index = equality.length === 1 ? sort.indexes[equality[0]!] : equality.length === 0 ? sort.indexes[''] : undefined;
+        const all = Object.values(sort.indexes);
+        return [
+          [`${label}, ${sort.name}: first page`, index, all, () => q().page({ after: undefined, skip: 0 }, 20)],
+          [`${label}, ${sort.name}: from an anchor`, index, all, () => q().page({ after: key, skip: 980 }, 20)],
+          [`${label}, ${sort.name}: the next anchor`, index, all, () => q().keyAt(key, 999)],
+          [`${label}, ${sort.name}: the bounded count`, index, all, () => q().count()],
+        ] as const;
+      }),
+    );
+    it.each(statements)('%s: reads %o in its order, nothing sorted', async (_label, index, all, build) => {
+      const plan = await planOf(h.db, kind, build().compile());
+      // PostgreSQL prices the choice between two indexes of one order from the tour's few rows;
+      // either way the plan must read a range in order (problems below).
+      if (index && kind === 'sqlite') expect(plan.join('\n')).toContain(index);
+      expect(problems(kind, plan, [...all], partial), plan.join('\n')).toEqual([]);
     });
   });
 });

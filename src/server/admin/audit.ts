@@ -45,6 +45,7 @@ export const AUDIT_DETAIL_KEYS = [
   'method',
   'passkey',
   'retracted',
+  'sort',
 ] as const;
 export type AuditDetail = { [key in (typeof AUDIT_DETAIL_KEYS)[number]]?: unknown };
 

@@ -7,6 +7,7 @@ import { backOfficeMigration } from './back-office-migration';
 import { recordsMigration } from './records-migration';
 import { passkeysMigration } from './passkeys-migration';
 import { memberSearchMigration } from './member-search-migration';
+import { officeListsMigration } from './office-lists-migration';
 
 // The profile's columns as migration 001 created them (history: never edited). Fields of the
 // member record added since live in users.attributes (010), so a new field needs no migration.
@@ -328,6 +329,7 @@ const migrations: Record<string, Migration> = {
     },
   },
   '019-member-search': memberSearchMigration,
+  '022-office-lists': officeListsMigration,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -17,6 +17,9 @@ export type UsersTable = {
   created_at: string;
   updated_at: string;
   withdrawn_at: string | null;
+  /** The prefecture of the current address (migration 022: a column the database derives from
+   *  address_current, never written). */
+  prefecture: Generated<string | null>;
 } & { [column in ProfileColumn]: Generated<string> };
 
 export interface SessionsTable {

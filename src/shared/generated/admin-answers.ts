@@ -425,6 +425,10 @@ export interface MemberItem {
   email: string;
   status: MemberStatus;
   registered_at: string;
+  /**
+   * The prefecture of the current address (empty when the address names none).
+   */
+  prefecture?: string;
 }
 /**
  * An application of GET /v1/admin/members/:id, with its decisions.
@@ -506,45 +510,100 @@ export interface AuditItem {
  */
 export interface ApplicationPage {
   items: ApplicationItem[];
+  /**
+   * How many match, counted up to 1,000 (src/server/admin/records/list.ts).
+   */
   total: number;
+  /**
+   * More than `total` match: the count stopped at its bound (shown as messages records.countBound).
+   */
+  bounded?: boolean;
   page: number;
   size: number;
+  /**
+   * The sort order of the page (schemas/records/<kind>.json sorts).
+   */
+  sort?: string;
 }
 /**
  * GET /v1/admin/notices: one page.
  */
 export interface NoticePage {
   items: NoticeItem[];
+  /**
+   * How many match, counted up to 1,000 (src/server/admin/records/list.ts).
+   */
   total: number;
+  /**
+   * More than `total` match: the count stopped at its bound (shown as messages records.countBound).
+   */
+  bounded?: boolean;
   page: number;
   size: number;
+  /**
+   * The sort order of the page (schemas/records/<kind>.json sorts).
+   */
+  sort?: string;
 }
 /**
  * GET /v1/admin/inquiries: one page.
  */
 export interface InquiryPage {
   items: InquiryItem[];
+  /**
+   * How many match, counted up to 1,000 (src/server/admin/records/list.ts).
+   */
   total: number;
+  /**
+   * More than `total` match: the count stopped at its bound (shown as messages records.countBound).
+   */
+  bounded?: boolean;
   page: number;
   size: number;
+  /**
+   * The sort order of the page (schemas/records/<kind>.json sorts).
+   */
+  sort?: string;
 }
 /**
  * GET /v1/admin/members: one page.
  */
 export interface MemberPage {
   items: MemberItem[];
+  /**
+   * How many match, counted up to 1,000 (src/server/admin/records/list.ts).
+   */
   total: number;
+  /**
+   * More than `total` match: the count stopped at its bound (shown as messages records.countBound).
+   */
+  bounded?: boolean;
   page: number;
   size: number;
+  /**
+   * The sort order of the page (schemas/records/<kind>.json sorts).
+   */
+  sort?: string;
 }
 /**
  * GET /v1/admin/audit: one page.
  */
 export interface AuditPage {
   items: AuditItem[];
+  /**
+   * How many match, counted up to 1,000 (src/server/admin/records/list.ts).
+   */
   total: number;
+  /**
+   * More than `total` match: the count stopped at its bound (shown as messages records.countBound).
+   */
+  bounded?: boolean;
   page: number;
   size: number;
+  /**
+   * The sort order of the page (schemas/records/<kind>.json sorts).
+   */
+  sort?: string;
 }
 /**
  * POST /v1/admin/operators: the operator added (a set-up link is mailed).

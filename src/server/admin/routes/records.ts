@@ -4,20 +4,20 @@
 // every change and every view or export of a member's data leaves one audit entry.
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ApplicationStatus, InquiryStatus } from '../../db/types';
 import { loadConfig, mailLinksOf } from '../../config';
 import { renderMail, type MailLinks, type MailTemplate } from '../../mail/mailer';
 import { apiBody, apiParams } from '../../route-schemas';
 import { iso, japanDay, now } from '../../services/clock';
 import type { AdminContext } from '../context';
 import { currentOperator } from '../guard';
-import { pagingOf, tryMail, type Who } from '../services/common';
+import { tryMail, type Who } from '../services/common';
 import * as applications from '../services/applications';
 import * as notices from '../services/notices';
 import * as inquiries from '../services/inquiries';
 import * as members from '../services/members';
 import { stats } from '../services/stats';
-import { listAudit, type AuditFilter } from '../services/audit-list';
+import { RECORD_KINDS, type RecordKind } from '../records/declarations';
+import { listRecords, type Filters } from '../records/list';
 import type {
   AnswerInput,
   AnswerPreview,
@@ -70,11 +70,17 @@ export function adminRecordRoutes(app: FastifyInstance, ctx: AdminContext): void
   const guard = ctx.admin.adminGuard;
   const params = (id: string) => apiParams(schemas, id);
 
+  /** A kind's list as its declaration says (schemas/records), from the request's query string. */
+  const list = async (kind: RecordKind, request: FastifyRequest, overrides: Filters = {}) => {
+    const query = request.query as Filters & PageQuery;
+    const { filter: _filter, last: _last, ...page } = await listRecords(db, schemas, kind, { filters: { ...query, ...overrides }, sort: query.sort, page: query.page, size: query.size }, whoOf(request));
+    return page;
+  };
+
   // Applications ---------------------------------------------------------------------------
 
   app.get('/v1/admin/applications', { preValidation: guard('applications.view'), schema: { querystring: params('api.admin-applications-query.json') } }, async (request) => {
-    const query = request.query as PageQuery & { status?: ApplicationStatus; q?: string };
-    return applications.listApplications(db, { status: query.status, q: query.q }, pagingOf(query));
+    return list(RECORD_KINDS.applications, request);
   });
 
   app.get(
@@ -115,9 +121,7 @@ export function adminRecordRoutes(app: FastifyInstance, ctx: AdminContext): void
 
   // Notices --------------------------------------------------------------------------------
 
-  app.get('/v1/admin/notices', { preValidation: guard('notices.view'), schema: { querystring: params('api.admin-page-query.json') } }, async (request) =>
-    notices.listNotices(db, pagingOf(request.query as PageQuery)),
-  );
+  app.get('/v1/admin/notices', { preValidation: guard('notices.view'), schema: { querystring: params('api.admin-page-query.json') } }, async (request) => list(RECORD_KINDS.notices, request));
 
   app.post('/v1/admin/notices/preview', { preValidation: guard('notices.send'), config: { limited: 'operator' }, schema: { body: apiBody('api.admin-notice.json') } }, async (request) =>
     notices.previewNotice(db, request.body as NoticeInput),
@@ -135,8 +139,9 @@ export function adminRecordRoutes(app: FastifyInstance, ctx: AdminContext): void
   // Inquiries ------------------------------------------------------------------------------
 
   app.get('/v1/admin/inquiries', { preValidation: guard('inquiries.view'), schema: { querystring: params('api.admin-inquiries-query.json') } }, async (request) => {
-    const query = request.query as PageQuery & { status?: InquiryStatus | 'all' };
-    return inquiries.listInquiries(db, query.status, pagingOf(query));
+    const query = request.query as Filters;
+    // 'all' (the screen's tab of every status) is the list without a status.
+    return list(RECORD_KINDS.inquiries, request, query.status === 'all' ? { status: undefined } : {});
   });
 
   app.get('/v1/admin/inquiries/operators', { preValidation: guard('inquiries.view') }, async (): Promise<AssignableOperators> => ({ items: await inquiries.assignableOperators(db) }));
@@ -200,8 +205,7 @@ export function adminRecordRoutes(app: FastifyInstance, ctx: AdminContext): void
   // Members --------------------------------------------------------------------------------
 
   app.get('/v1/admin/members', { preValidation: guard('members.view'), schema: { querystring: params('api.admin-members-query.json') } }, async (request) => {
-    const query = request.query as PageQuery & { q?: string };
-    return members.searchMembers(db, whoOf(request), query.q, pagingOf(query));
+    return list(RECORD_KINDS.members, request);
   });
 
   app.get('/v1/admin/members/export-columns', { preValidation: guard('members.export') }, async () => members.exportColumns(schemas));
@@ -212,7 +216,7 @@ export function adminRecordRoutes(app: FastifyInstance, ctx: AdminContext): void
     async (request, reply: FastifyReply) => {
       const raw = (request.query as { columns?: string }).columns ?? '';
       const { columns } = ctx.parse<{ columns: string[] }>('api.admin-member-export.json', { columns: raw.split(',').map((c) => c.trim()).filter(Boolean) });
-      const rows = await members.exportMembers(db, schemas, whoOf(request), columns);
+      const rows = await members.exportMembers(db, schemas, whoOf(request), columns, members.exportFilterOf(request.query as Filters));
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="members-${japanDay(now())}.csv"`)
@@ -230,7 +234,6 @@ export function adminRecordRoutes(app: FastifyInstance, ctx: AdminContext): void
   app.get('/v1/admin/stats', { preValidation: guard('stats.view') }, async (): Promise<Stats> => ({ at: iso(now()), ...(await stats(db)) }));
 
   app.get('/v1/admin/audit', { preValidation: guard('audit.view'), schema: { querystring: params('api.admin-audit-query.json') } }, async (request) => {
-    const query = request.query as PageQuery & AuditFilter;
-    return listAudit(db, { action: query.action, operator: query.operator, member: query.member, from: query.from, to: query.to }, pagingOf(query));
+    return list(RECORD_KINDS.audit, request);
   });
 }

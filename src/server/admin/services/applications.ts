@@ -13,14 +13,13 @@ import { iso, now } from '../../services/clock';
 import { format } from '../../../shared/format';
 import operatorTexts from '../../../../messages/operator.ja.json';
 import { actorLabel, recordAudit } from '../audit';
-import { countOf, operatorIdOf, RecordRefusal, type Paging, type Who } from './common';
-import { searchOf, whereMember } from './member-search';
+import { operatorIdOf, RecordRefusal, type Who } from './common';
 import { memberFieldValues, optionLists, recordForms } from './member-fields';
-import type { ApplicationDetail, ApplicationItem, ApplicationStatus, Decision, DecisionItem, MemberSummary, Page } from '../../../shared/admin-api';
+import type { ApplicationDetail, ApplicationItem, Decision, DecisionItem, MemberSummary } from '../../../shared/admin-api';
 import type { SchemaSet } from '../../../shared/validation/schema-files';
 import type { MasterOption } from '../../../shared/api-types';
 
-function selectApplications(db: Db) {
+export function selectApplications(db: Db) {
   return db
     .selectFrom('applications')
     .innerJoin('users', 'users.id', 'applications.user_id')
@@ -45,7 +44,7 @@ export const fullName = (row: { last_name_kanji: string; first_name_kanji: strin
 // The member search lives in ./member-search (stored keys read by prefix, ADR 032).
 export { whereMember } from './member-search';
 
-const itemOf = (row: ApplicationRow): ApplicationItem => ({
+export const itemOf = (row: ApplicationRow): ApplicationItem => ({
   register_number: row.register_number,
   status: row.status,
   applied_at: row.applied_at,
@@ -54,25 +53,6 @@ const itemOf = (row: ApplicationRow): ApplicationItem => ({
   email: row.email,
   member_status: row.member_status,
 });
-
-/** Applications of `status` (or all), matching `q`, newest first. A withdrawn member's
- *  application is not pending any more: the pending list leaves it out. */
-export async function listApplications(db: Db, { status, q }: { status?: ApplicationStatus; q?: string }, paging: Paging): Promise<Page<ApplicationItem>> {
-  const search = searchOf(q);
-  const filtered = <Q extends ReturnType<typeof selectApplications>>(query: Q) => {
-    let out = status ? query.where('applications.status', '=', status) : query;
-    if (status === 'pending') out = out.where('users.status', '=', 'active');
-    return whereMember(out, search, 'applications.register_number');
-  };
-  const rows = await filtered(selectApplications(db))
-    .orderBy('applications.applied_at', 'desc')
-    .orderBy('applications.register_number', 'desc')
-    .limit(paging.size)
-    .offset((paging.page - 1) * paging.size)
-    .execute();
-  const total = await filtered(selectApplications(db)).clearSelect().select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirst();
-  return { items: rows.map(itemOf), total: countOf(total), ...paging };
-}
 
 export async function findApplication(db: Db, registerNumber: string): Promise<ApplicationRow> {
   const number = registerNumber.trim().toUpperCase();

@@ -12,10 +12,10 @@ import { iso, now } from '../../services/clock';
 import { format } from '../../../shared/format';
 import operatorTexts from '../../../../messages/operator.ja.json';
 import { actorLabel, recordAudit } from '../audit';
-import { countOf, operatorIdOf, RecordRefusal, type Paging, type Who } from './common';
-import type { AnswerItem, AssignableOperator, InquiryAssigned, InquiryDetail, InquiryItem, InquiryRecipient, InquiryStatus, Page } from '../../../shared/admin-api';
+import { operatorIdOf, RecordRefusal, type Who } from './common';
+import type { AnswerItem, AssignableOperator, InquiryAssigned, InquiryDetail, InquiryItem, InquiryRecipient } from '../../../shared/admin-api';
 
-function selectInquiries(db: Db) {
+export function selectInquiries(db: Db) {
   return db
     .selectFrom('inquiries')
     .leftJoin('users', 'users.id', 'inquiries.user_id')
@@ -63,7 +63,7 @@ export async function labels(db: Db, name: MasterName): Promise<(value: string) 
   return (value) => options.get(value) ?? value;
 }
 
-function itemOf(row: InquiryRow, typeLabel: (value: string) => string): InquiryItem {
+export function itemOf(row: InquiryRow, typeLabel: (value: string) => string): InquiryItem {
   return {
     id: row.id,
     ticket_no: row.ticket_no,
@@ -77,20 +77,6 @@ function itemOf(row: InquiryRow, typeLabel: (value: string) => string): InquiryI
     member_id: row.user_id,
     ...(row.assigned_to ? { assigned_to: { id: row.assigned_to, name: row.assigned_name ?? '' } } : {}),
   };
-}
-
-/** Inquiries of `status` (or all), newest first (indexes inquiries_list / inquiries_status_list). */
-export async function listInquiries(db: Db, status: InquiryStatus | 'all' | undefined, paging: Paging): Promise<Page<InquiryItem>> {
-  const filtered = <Q extends ReturnType<typeof selectInquiries>>(query: Q) => (status && status !== 'all' ? query.where('inquiries.status', '=', status) : query);
-  const rows = await filtered(selectInquiries(db))
-    .orderBy('inquiries.created_at', 'desc')
-    .orderBy('inquiries.ticket_no', 'desc')
-    .limit(paging.size)
-    .offset((paging.page - 1) * paging.size)
-    .execute();
-  const total = await filtered(selectInquiries(db)).clearSelect().select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirst();
-  const typeLabel = await labels(db, 'inquiry_type');
-  return { items: rows.map((row) => itemOf(row, typeLabel)), total: countOf(total), ...paging };
 }
 
 /** The inquiries a member sent, newest first (index inquiries_member_list). */

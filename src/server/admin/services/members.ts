@@ -8,44 +8,14 @@ import { formatDateTime } from '../../../shared/format-date';
 import type { SchemaSet } from '../../../shared/validation/schema-files';
 import recordMessages from '../../../../messages/operator.ja.json';
 import { recordAudit } from '../audit';
-import { countOf, RecordRefusal, searchOf, type Paging, type Who } from './common';
-import { decisionsOf, fullName, memberSummary, purposesOf, whereMember } from './applications';
+import { RecordRefusal, type Who } from './common';
+import { decisionsOf, memberSummary, purposesOf } from './applications';
 import { inquiriesOfMember } from './inquiries';
 import { noticesOfMember } from './notices';
 import { fieldDisplaysOf, optionLists, recordColumns, recordForms } from './member-fields';
-import type { ExportColumn, MemberDetail, MemberItem, Page } from '../../../shared/admin-api';
-
-function selectMembers(db: Db) {
-  return db
-    .selectFrom('users')
-    .leftJoin('applications', 'applications.user_id', 'users.id')
-    .select(['users.id', 'users.email', 'users.status', 'users.created_at', 'users.last_name_kanji', 'users.first_name_kanji', 'applications.register_number']);
-}
-
-/** Members matching `q` (everyone without), newest first; the search is recorded (members.search). */
-export async function searchMembers(db: Db, who: Who, q: string | undefined, paging: Paging): Promise<Page<MemberItem>> {
-  const search = searchOf(q);
-  const rows = await whereMember(selectMembers(db), search, 'applications.register_number')
-    .orderBy('users.created_at', 'desc')
-    .orderBy('users.id', 'desc')
-    .limit(paging.size)
-    .offset((paging.page - 1) * paging.size)
-    .execute();
-  const total = await whereMember(selectMembers(db), search, 'applications.register_number')
-    .clearSelect()
-    .select((eb) => eb.fn.countAll<string>().as('count'))
-    .executeTakeFirst();
-  const items = rows.map((row): MemberItem => ({
-    id: row.id,
-    ...(row.register_number ? { register_number: row.register_number } : {}),
-    name: fullName(row),
-    email: row.email,
-    status: row.status,
-    registered_at: row.created_at,
-  }));
-  await recordAudit(db, { actor: who.actor, ip: who.ip, action: 'members.search', detail: { q: q ?? '', page: paging.page, results: countOf(total) } });
-  return { items, total: countOf(total), ...paging };
-}
+import type { ExportColumn, MemberDetail } from '../../../shared/admin-api';
+import { RECORD_KINDS } from '../records/declarations';
+import { applyFilters, filtersOf, type AnyQuery, type Filters } from '../records/list';
 
 /** One member in full; the view is recorded (members.view). */
 export async function memberDetail(db: Db, set: SchemaSet, who: Who, id: string): Promise<MemberDetail> {
@@ -92,10 +62,20 @@ export function csvCell(value: string): string {
 
 export const csvLine = (cells: string[]) => `${cells.map(csvCell).join(',')}\r\n`;
 
-/** The stored value that means "agreed to mail" (the schema's true option). */
-const MAIL_OPT_AGREED = '1';
+type AllUsers = ReturnType<typeof usersQuery>;
+function usersQuery(db: Db) {
+  return db.selectFrom('users').selectAll();
+}
 
-export const EXPORT_FILTER = { mail_opt: true, status: 'active' } as const;
+/** The export's filter when none is given: active members who agreed to mail. */
+export const EXPORT_FILTER: Record<string, string> = { mail_opt: 'true', status: 'active' };
+
+/** The export's filter: the members list's (schemas/records/members.json, but the search), or
+ *  EXPORT_FILTER when `raw` names none. */
+export function exportFilterOf(raw: Filters): Record<string, string> {
+  const { q: _search, ...filter } = filtersOf(RECORD_KINDS.members, raw);
+  return Object.keys(filter).length > 0 ? filter : EXPORT_FILTER;
+}
 
 /** Members read per query (keyset on users_list: created_at, id), and rows turned into text
  *  between two turns of the event loop: a batch never holds it for long (docs/decisions/030). */
@@ -104,21 +84,21 @@ export const EXPORT_ROWS_PER_TURN = 10;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** The CSV (UTF-8 with BOM, CRLF) of active members who agreed to mail, with `columns` (names
+/** The CSV (UTF-8 with BOM, CRLF) of the members `filter` keeps (by default active members who agreed to mail), with `columns` (names
  *  from exportColumns), as text written batch by batch: memory stays one batch whatever the
  *  number of members, and the first rows leave before the last are read. The export is recorded
  *  (columns and filter) before any row leaves. */
-export async function exportMembers(db: Db, set: SchemaSet, who: Who, columns: string[]): Promise<AsyncIterable<string>> {
+export async function exportMembers(db: Db, set: SchemaSet, who: Who, columns: string[], filter: Record<string, string> = EXPORT_FILTER): Promise<AsyncIterable<string>> {
   const known = exportColumns(set);
   const chosen = columns.map((name) => known.find((c) => c.name === name));
   if (columns.length === 0 || chosen.some((c) => !c)) throw new RecordRefusal('VALIDATION', {}, { columns: [recordMessages.records.unknownColumn] });
-  await recordAudit(db, { actor: who.actor, ip: who.ip, action: 'members.export', detail: { columns, filter: EXPORT_FILTER } });
+  await recordAudit(db, { actor: who.actor, ip: who.ip, action: 'members.export', detail: { columns, filter: { ...filter, ...(filter.mail_opt ? { mail_opt: true } : {}) } } });
   const displays = fieldDisplaysOf(set, await optionLists(db, recordForms(set)));
   return (async function* rows() {
     yield `\uFEFF${csvLine(chosen.map((c) => c!.label))}`;
     let after: { created_at: string; id: string } | undefined;
     for (;;) {
-      let query = db.selectFrom('users').selectAll().where('status', '=', 'active').where('mail_opt', '=', MAIL_OPT_AGREED);
+      let query = applyFilters(RECORD_KINDS.members, usersQuery(db) as unknown as AnyQuery, filter) as unknown as AllUsers;
       if (after) {
         const { created_at: at, id } = after;
         query = query.where((eb) => eb.or([eb('created_at', '>', at), eb.and([eb('created_at', '=', at), eb('id', '>', id)])]));

@@ -6,15 +6,15 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/connect';
 import { iso, now } from '../../services/clock';
 import { actorLabel, recordAudit } from '../audit';
-import { countOf, operatorIdOf, RecordRefusal, type Paging, type Who } from './common';
+import { countOf, operatorIdOf, RecordRefusal, type Who } from './common';
 import { fullName } from './applications';
-import type { NoticeInput, NoticeItem, NoticePreview, NoticeSent, NoticeStatus, Page } from '../../../shared/admin-api';
+import type { NoticeInput, NoticeItem, NoticePreview, NoticeSent, NoticeStatus } from '../../../shared/admin-api';
 import recordMessages from '../../../../messages/operator.ja.json';
 
 const statusOf = (row: { created_at: string; retracted_at?: string | null }, at: string): NoticeStatus =>
   row.retracted_at ? 'retracted' : row.created_at > at ? 'scheduled' : 'published';
 
-function selectNotices(db: Db) {
+export function selectNotices(db: Db) {
   return db
     .selectFrom('notifications')
     .leftJoin('users', 'users.id', 'notifications.user_id')
@@ -34,13 +34,13 @@ function selectNotices(db: Db) {
 type NoticeRow = NonNullable<Awaited<ReturnType<ReturnType<typeof selectNotices>['executeTakeFirst']>>>;
 
 /** The member's newest application's register number (the number the office knows them by). */
-async function registerNumbers(db: Db, userIds: string[]): Promise<Map<string, string>> {
+export async function registerNumbers(db: Db, userIds: string[]): Promise<Map<string, string>> {
   if (userIds.length === 0) return new Map();
   const rows = await db.selectFrom('applications').select(['user_id', 'register_number', 'applied_at']).where('user_id', 'in', userIds).orderBy('applied_at').execute();
   return new Map(rows.map((row) => [row.user_id, row.register_number]));
 }
 
-function itemsOf(rows: NoticeRow[], numbers: Map<string, string>, at: string): NoticeItem[] {
+export function itemsOf(rows: NoticeRow[], numbers: Map<string, string>, at: string): NoticeItem[] {
   return rows.map((row) => ({
     id: row.id,
     audience: row.user_id === null ? 'all' : 'one',
@@ -58,19 +58,6 @@ function itemsOf(rows: NoticeRow[], numbers: Map<string, string>, at: string): N
     retracted_at: row.retracted_at ?? null,
     status: statusOf(row, at),
   }));
-}
-
-/** Every notice, newest first (index notifications_list). */
-export async function listNotices(db: Db, paging: Paging): Promise<Page<NoticeItem>> {
-  const rows = await selectNotices(db)
-    .orderBy('notifications.created_at', 'desc')
-    .orderBy('notifications.id', 'desc')
-    .limit(paging.size)
-    .offset((paging.page - 1) * paging.size)
-    .execute();
-  const total = await db.selectFrom('notifications').select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirst();
-  const numbers = await registerNumbers(db, [...new Set(rows.flatMap((row) => (row.user_id ? [row.user_id] : [])))]);
-  return { items: itemsOf(rows, numbers, iso(now())), total: countOf(total), ...paging };
 }
 
 /** The notices to one member (their own only, retracted too), newest first (index notifications_member). */
