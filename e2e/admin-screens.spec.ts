@@ -93,16 +93,17 @@ const ANSWERS: Record<string, unknown> = {
   ] satisfies Api.ExportColumn[],
   'GET /stats': {
     at: '2026-04-01T00:00:00Z',
+    asOf: '2026-03-31',
     floor: 5,
     total: 42,
     registrationsPerWeek: [
       { week: '2026-W14', count: 12 },
-      { week: '2026-W15', count: null },
+      { week: '2026-W15', count: null, suppressed: 'floor' },
     ],
     purposes: [{ label: '移住の下見', count: 30 }],
-    prefectures: [{ label: '東京都', count: null }],
+    prefectures: [{ label: '東京都', count: null, suppressed: 'floor' }],
     ageBands: [{ label: '30代', count: 8 }],
-    desiredMunicipalities: [{ label: '利島村', count: null }],
+    desiredMunicipalities: [{ label: '利島村', count: null, suppressed: 'complement' }],
   } satisfies Api.Stats,
   'GET /audit': page1([
     { id: 'au-1', at: '2026-04-01T00:00:00Z', actor_type: 'operator', actor_label: '事務局 花子', actor_role: 'admin', action: 'applications.approve', member_id: 'm-1', member_name: '山田 花子', target: NUMBER, detail: { decision: 'approved', reason: '書類を確認しました。' }, ip: '127.0.0.1' },

@@ -402,18 +402,23 @@ export interface ExportColumn {
 
 // Statistics and the audit log ----------------------------------------------------------------
 
-/** A count of GET /v1/admin/stats; null: under the floor. */
+/** A count of GET /v1/admin/stats; null: hidden, `suppressed` says why ('floor': under the
+ *  floor, zero included; 'complement': hidden so that no hidden count can be worked out by
+ *  subtraction, docs/decisions/033). */
 export interface Count {
   label: string;
   count: number | null;
+  suppressed?: 'floor' | 'complement';
 }
 
-/** GET /v1/admin/stats: counts only, none under the floor (null). */
+/** GET /v1/admin/stats: counts only, as of the end of a Japan day (`asOf`, YYYY-MM-DD: the day
+ *  before the day they were computed, `at`), every category listed, none under the floor. */
 export interface Stats {
   at: string;
+  asOf: string;
   floor: number;
   total: number | null;
-  registrationsPerWeek: Array<{ week: string; count: number | null }>;
+  registrationsPerWeek: Array<{ week: string; count: number | null; suppressed?: Count['suppressed'] }>;
   purposes: Count[];
   prefectures: Count[];
   ageBands: Count[];

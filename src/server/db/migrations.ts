@@ -6,6 +6,7 @@ import { listIndexesMigration } from './list-indexes-migration';
 import { backOfficeMigration } from './back-office-migration';
 import { recordsMigration } from './records-migration';
 import { passkeysMigration } from './passkeys-migration';
+import { statsSnapshotsMigration } from './stats-snapshots-migration';
 
 // The profile's columns as migration 001 created them (history: never edited). Fields of the
 // member record added since live in users.attributes (010), so a new field needs no migration.
@@ -326,6 +327,7 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('mail_outbox_status_claim').on('mail_outbox').columns(['status', 'locked_until']).execute();
     },
   },
+  '020-stats-snapshots': statsSnapshotsMigration,
 };
 
 export const migrationProvider: MigrationProvider = {
