@@ -153,7 +153,7 @@ test('every screen renders its data from the contract’s answers, with axe 0', 
     ['/admin/members?q=%E5%B1%B1%E7%94%B0', title('members'), 'hanako@example.com'],
     ['/admin/members/m-1', '会員の詳細', '年末年始の休業のお知らせ'],
     ['/admin/members/export', '会員のCSV出力', 'メールアドレス'],
-    ['/admin/stats', title('stats'), '5未満'],
+    ['/admin/stats', title('stats'), ['5未満', '2026年3月31日時点', '秘匿']],
     ['/admin/audit', title('audit'), ['127.0.0.1', `${admin.labels.auditDetail.reason}書類を確認しました。`]],
     ['/admin/operators', title('operators'), '自治体 次郎'],
   ];

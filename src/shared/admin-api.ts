@@ -418,6 +418,8 @@ export interface Stats {
   asOf: string;
   floor: number;
   total: number | null;
+  /** Why the total is hidden (under the floor, or so that no hidden count can be worked out). */
+  totalSuppressed?: Count['suppressed'];
   registrationsPerWeek: Array<{ week: string; count: number | null; suppressed?: Count['suppressed'] }>;
   purposes: Count[];
   prefectures: Count[];

@@ -109,9 +109,9 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const isPostgres = (db: Db) => db.getExecutor().adapter instanceof PostgresAdapter;
 
 /** The grouped counts of every key over the members created before `to`. */
-async function aggregates(db: Db, to: string, rangeSize: number): Promise<Record<Key, Grouped>> {
+async function aggregates(db: Db, to: string, rangeSize: number | undefined): Promise<Record<Key, Grouped>> {
   const out = Object.fromEntries(Object.keys(KEYS).map((key) => [key, new Map()])) as Record<Key, Grouped>;
-  const size = isPostgres(db) ? Infinity : rangeSize;
+  const size = rangeSize ?? (isPostgres(db) ? Infinity : STATS_RANGE);
   let from: string | undefined;
   for (;;) {
     const next = size === Infinity ? undefined : (await statsRangeQuery(db, from, to, size).executeTakeFirst())?.created_at;
@@ -132,12 +132,12 @@ export interface StatsOptions {
   /** The municipalities the registration offers (ctx.municipalities): the participating ones, or
    *  every municipality of the country when none is named (schemas/masters/denshijiti.json). */
   municipalities: Municipality[];
-  /** Members per GROUP BY on SQLite (tests make it small to cross ranges). */
+  /** Members per GROUP BY (default: STATS_RANGE on SQLite, all at once on PostgreSQL; tests make it small to cross ranges). */
   rangeSize?: number;
 }
 
 /** The published figures (the route adds when they were computed) from SQL aggregates. */
-export async function computeStats(db: Db, { day, municipalities, rangeSize = STATS_RANGE }: StatsOptions): Promise<Omit<Stats, 'at'>> {
+export async function computeStats(db: Db, { day, municipalities, rangeSize }: StatsOptions): Promise<Omit<Stats, 'at'>> {
   const end = endOfJapanDay(day);
   const grouped = await aggregates(db, end, rangeSize);
   const floor = STATS_FLOOR;
@@ -212,6 +212,7 @@ export async function computeStats(db: Db, { day, municipalities, rangeSize = ST
     asOf: day,
     floor,
     total: published.total,
+    ...(published.total === null ? { totalSuppressed: total < floor ? ('floor' as const) : ('complement' as const) } : {}),
     registrationsPerWeek: registrationsPerWeek.map(({ label, ...rest }) => ({ week: label, ...rest })),
     ...(counts satisfies Record<string, Count[]>),
   };
