@@ -26,11 +26,14 @@ export interface SnapshotOptions {
   onCompute?: (day: string) => void;
 }
 
+/** A view's one read: the day's row by its key. */
+export const snapshotQuery = (db: Db, day: string) => db.selectFrom('stats_snapshots').selectAll().where('day', '=', day);
+
 /** The figures as of the day before `at`: read from the snapshot, computed first if absent. */
 export async function statsSnapshot(db: Db, { municipalities, at = now(), rangeSize, onCompute }: SnapshotOptions): Promise<Stats> {
   const day = statsDayOf(at);
   for (;;) {
-    const row = await db.selectFrom('stats_snapshots').selectAll().where('day', '=', day).executeTakeFirst();
+    const row = await snapshotQuery(db, day).executeTakeFirst();
     if (row?.figures) return { at: row.computed_at!, ...(JSON.parse(row.figures) as Omit<Stats, 'at'>) };
     const claimedAt = iso(now());
     let claimed: boolean;
