@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DATABASES, Harness, setUpOrFail } from '../support/api-harness';
 import { operatorSession, type TestOperator } from '../support/admin-session';
 import { applicant, asOperator } from '../support/admin-records';
-import { computeStats, endOfJapanDay, isoWeek, statsDayOf } from '../../src/server/admin/services/stats';
+import { ageOn, computeStats, endOfJapanDay, isoWeek, statsDayOf, statsGroupQuery } from '../../src/server/admin/services/stats';
 import { CLAIM_MS, statsSnapshot } from '../../src/server/admin/services/stats-snapshot';
 import { allMunicipalities, denshijitiList } from '../../src/server/denshijiti';
 import { masterOptions } from '../../src/server/masters';
@@ -32,6 +32,12 @@ describe('statistics: the calendar', () => {
     expect(statsDayOf(new Date('2025-03-03T08:59:00.000Z'))).toBe('2025-03-02');
     expect(statsDayOf(new Date('2025-03-03T15:00:00.000Z'))).toBe('2025-03-03');
     expect(endOfJapanDay('2025-03-02')).toBe('2025-03-02T15:00:00.000Z');
+    // Ages at the end of the day, on the birthday's text.
+    expect(ageOn('1990-04-01', '2025-03-31')).toBe(34);
+    expect(ageOn('1990-04-01', '2025-04-01')).toBe(35);
+    expect(ageOn('2000-02-29', '2025-02-28')).toBe(24);
+    expect(ageOn('', '2025-02-28')).toBeUndefined();
+    expect(ageOn('2030-01-01', '2025-02-28')).toBeUndefined();
   });
 });
 
@@ -152,12 +158,18 @@ describe.each(DATABASES)('statistics ($name)', ({ kind }) => {
     const whole = await computeStats(h.db, { day, municipalities: denshijitiList(), rangeSize: 1_000_000 });
     for (const rangeSize of [1, 2, 3, 7]) expect(await computeStats(h.db, { day, municipalities: denshijitiList(), rangeSize }), `ranges of ${rangeSize}`).toEqual(whole);
     expect(whole.total).toBeGreaterThanOrEqual(26);
+    // The day key: from 15:00 UTC a registration belongs to the next day in Japan.
+    await applicant(h, { city: '202011' }, '2025-03-16T14:59:59.999Z');
+    await applicant(h, { city: '202011' }, '2025-03-16T15:00:00.000Z');
+    const keys = (await statsGroupQuery(h.db, 'day', '2025-03-16T00:00:00.000Z', '2025-03-17T00:00:00.000Z').execute()).map((r) => [r.key, Number(r.members)]);
+    expect(keys.sort((a, b) => String(a[0]).localeCompare(String(b[0])))).toEqual([['2025-03-16', 1], ['2025-03-16+', 1]]);
   });
 
   it('a list of participating municipalities is listed whole, with no wish and codes no longer offered', async () => {
     const offered = denshijitiList(['202011', '202029', '011002']);
     const out = await computeStats(h.db, { day: statsDayOf(new Date()), municipalities: offered });
     expect(out.desiredMunicipalities.map((c: Count) => c.label)).toEqual([...offered.map((m) => `${m.prefecture}${m.label}`), texts.noWish, texts.unknown]);
-    expect(out.desiredMunicipalities.find((c: Count) => c.label === '長野県長野市')).toEqual({ label: '長野県長野市', count: 12 });
+    // 長野市: the twelve of the first test and the two of the day key's.
+    expect(out.desiredMunicipalities.find((c: Count) => c.label === '長野県長野市')).toEqual({ label: '長野県長野市', count: 14 });
   });
 });

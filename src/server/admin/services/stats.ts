@@ -6,8 +6,8 @@
 // residence (from the current address), age band (from the birthday, at the end of the day the
 // figures are as of) and desired municipality (users.city, from the earlier generation's registration).
 //
-// The figures are computed once a day from SQL aggregates (GROUP BY over bounded keys: the hour
-// of registration, the purpose string, the address's first four characters, the birthday, the
+// The figures are computed once a day from SQL aggregates (GROUP BY over bounded keys: the day
+// of registration in Japan, the purpose string, the address's first four characters, the birthday, the
 // city code), folded into the dimensions here (rows bounded by distinct values, not by members),
 // and kept in stats_snapshots (stats-snapshot.ts); a view reads that one row.
 import { PostgresAdapter, sql } from 'kysely';
@@ -38,14 +38,11 @@ export function isoWeek(at: string): string {
   return `${day.getUTCFullYear()}-W${String(week).padStart(2, '0')}`;
 }
 
-/** Whole years from a YYYY-MM-DD birthday to `at` (Japan's calendar day), or undefined. */
-export function ageOf(birthday: string, at: Date): number | undefined {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(birthday);
-  if (!match) return undefined;
-  const today = new Date(at.getTime() + 9 * 3600_000);
-  const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  let age = today.getUTCFullYear() - y;
-  if (today.getUTCMonth() + 1 < m || (today.getUTCMonth() + 1 === m && today.getUTCDate() < d)) age--;
+/** Whole years from a YYYY-MM-DD birthday to a Japan day (YYYY-MM-DD), or undefined: counted on
+ *  the text, with no Date per birthday (a snapshot folds tens of thousands of them). */
+export function ageOn(birthday: string, day: string): number | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(birthday)) return undefined;
+  const age = Number(day.slice(0, 4)) - Number(birthday.slice(0, 4)) - (day.slice(5) < birthday.slice(5) ? 1 : 0);
   return age >= 0 && age < 130 ? age : undefined;
 }
 
@@ -74,11 +71,12 @@ const AGE_BANDS = [
 type Grouped = Map<string, number>;
 const add = (map: Grouped, key: string, count: number) => map.set(key, (map.get(key) ?? 0) + count);
 
-/** The five GROUP BY keys. The hour of registration (UTC; Japan's offset is whole hours, so an
- *  hour falls in one Japan day) and the address's first four characters (a prefecture's name is
- *  three or four: 東京都, 神奈川県) keep the groups few whatever the number of members. */
+/** The five GROUP BY keys. The day of registration (the UTC day and whether it was already the
+ *  next day in Japan) and the address's first four characters (a prefecture's name is three or
+ *  four: 東京都, 神奈川県) keep the groups few whatever the number of members. */
 const KEYS = {
-  hour: sql<string>`substr(created_at, 1, 13)`,
+  // The UTC day, marked '+' from 15:00 (midnight in Japan): the Japan day is the next one.
+  day: sql<string>`substr(created_at, 1, 10) || case when substr(created_at, 12, 2) >= '15' then '+' else '' end`,
   purpose: sql<string>`purpose`,
   place: sql<string>`substr(ltrim(address_current), 1, 4)`,
   birthday: sql<string>`birthday`,
@@ -105,6 +103,17 @@ export function statsRangeQuery(db: Db, from: string | undefined, to: string, si
 }
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Folds grouped rows (tens of thousands of birthdays at most) with a turn of the event loop
+ *  every FOLD_TURN rows. */
+const FOLD_TURN = 2000;
+async function inTurns(map: Grouped, fold: (key: string, n: number) => void): Promise<void> {
+  let i = 0;
+  for (const [key, n] of map) {
+    fold(key, n);
+    if (++i % FOLD_TURN === 0) await nextTurn();
+  }
+}
 
 const isPostgres = (db: Db) => db.getExecutor().adapter instanceof PostgresAdapter;
 
@@ -143,15 +152,16 @@ export async function computeStats(db: Db, { day, municipalities, rangeSize }: S
   const floor = STATS_FLOOR;
   const unknown = texts.unknown;
   const cells = (labels: string[], counts: Grouped): Cell[] => labels.map((label) => ({ label, count: counts.get(label) ?? 0 }));
-  const total = [...grouped.hour.values()].reduce((sum, n) => sum + n, 0);
+  const total = [...grouped.day.values()].reduce((sum, n) => sum + n, 0);
 
   // Weeks: every ISO week from the first registration's to the day's.
+  const instantOf = (key: string) => (key.endsWith('+') ? `${key.slice(0, 10)}T15:00:00.000Z` : `${key}T00:00:00.000Z`);
   const weeks: Grouped = new Map();
-  for (const [hour, n] of grouped.hour) add(weeks, isoWeek(`${hour}:00:00.000Z`), n);
+  await inTurns(grouped.day, (key, n) => add(weeks, isoWeek(instantOf(key)), n));
   const lastWeek = isoWeek(new Date(Date.parse(end) - 1).toISOString());
-  const firstHour = [...grouped.hour.keys()].sort()[0];
+  const firstDay = [...grouped.day.keys()].sort()[0];
   const weekLabels: string[] = [];
-  for (let at = firstHour ? Date.parse(`${firstHour}:00:00.000Z`) : Date.parse(end) - 1; ; at += 7 * 86400_000) {
+  for (let at = firstDay ? Date.parse(instantOf(firstDay)) : Date.parse(end) - 1; ; at += 7 * 86400_000) {
     const week = isoWeek(new Date(at).toISOString());
     if (week > lastWeek) break;
     weekLabels.push(week);
@@ -167,12 +177,11 @@ export async function computeStats(db: Db, { day, municipalities, rangeSize }: S
   const prefectures: Grouped = new Map();
   for (const [place, n] of grouped.place) add(prefectures, prefectureNames.find((name) => place.startsWith(name)) ?? unknown, n);
 
-  const asOf = new Date(Date.parse(end) - 1);
   const ages: Grouped = new Map();
-  for (const [birthday, n] of grouped.birthday) {
-    const age = ageOf(birthday, asOf);
+  await inTurns(grouped.birthday, (birthday, n) => {
+    const age = ageOn(birthday, day);
     add(ages, age === undefined ? unknown : AGE_BANDS.find((band) => age <= band.upTo)!.label, n);
-  }
+  });
 
   // Desired municipalities: those the registration offers, plus no wish and a code no longer offered.
   const offered = new Map(municipalities.map((m) => [m.value, m]));
