@@ -85,3 +85,10 @@ export function startStatsJob(db: Db, municipalities: Municipality[], intervalMs
   timer.unref();
   return () => clearInterval(timer);
 }
+
+/** Computes the current day's figures again from the tables (for the operator's reindex, after
+ *  members were loaded by SQL): the day's row is removed, then claimed and filled as usual. */
+export async function recomputeStats(db: Db, municipalities: Municipality[], at = now()): Promise<Stats> {
+  await db.deleteFrom('stats_snapshots').where('day', '=', statsDayOf(at)).execute();
+  return statsSnapshot(db, { municipalities, at });
+}
