@@ -15,7 +15,7 @@ function shown(value: number | null, suppressed: Count['suppressed'], floor: num
   return value === null && suppressed === 'complement' ? text.stats.complement : count(value, floor);
 }
 
-/** "2026年3月31日時点" from the day the figures are as of (YYYY-MM-DD). */
+/** The as-of words (messages/admin.ja.json stats.asOf) from the day the figures are as of (YYYY-MM-DD). */
 export function asOfText(day: string): string {
   const [year, month, date] = day.split('-').map(Number);
   return format(text.stats.asOf, { year: year!, month: month!, day: date! });
@@ -34,7 +34,7 @@ export default function StatsScreen() {
       <p>{format(text.stats.lead, { floor: data.floor })}</p>
       <p>{format(text.stats.why, { floor: data.floor, complement: text.stats.complement })}</p>
       <p>
-        {text.stats.total}：<strong>{shown(data.total, data.totalSuppressed, data.floor)}</strong>
+        {text.stats.total}<strong>{shown(data.total, data.totalSuppressed, data.floor)}</strong>
       </p>
       {SECTIONS.map((section) => (
         <section key={section} className="card">

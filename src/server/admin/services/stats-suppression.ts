@@ -59,7 +59,7 @@ function hide(cells: Cell[], floor: number, additive: boolean, totalKnown: boole
   const hiddenSum = () => [...hidden.keys()].reduce((sum, i) => sum + cells[i]!.count, 0);
   const pinned = () => anyPinned(readerBounds(shownOf(), floor, totalKnown ? hiddenSum() : undefined));
   if (!additive) return { shown: shownOf(), pinned: false };
-  // Secondary suppression (e-Stat's 秘匿処理): while one cell alone is hidden (the total minus
+  // Secondary suppression (e-Stat's secondary suppression): while one cell alone is hidden (the total minus
   // the shown cells is that cell), or the hidden cells together hold fewer than `floor` members
   // (zero included: "they are all empty" is a disclosure too), or a reader could still bound a
   // hidden cell to one value, the smallest shown cell is hidden too.

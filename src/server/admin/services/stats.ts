@@ -73,7 +73,7 @@ const add = (map: Grouped, key: string, count: number) => map.set(key, (map.get(
 
 /** The five GROUP BY keys. The day of registration (the UTC day and whether it was already the
  *  next day in Japan) and the address's first four characters (a prefecture's name is three or
- *  four: 東京都, 神奈川県) keep the groups few whatever the number of members. */
+ *  four characters, as Tokyo-to or Kanagawa-ken) keep the groups few whatever the number of members. */
 const KEYS = {
   // The UTC day, marked '+' from 15:00 (midnight in Japan): the Japan day is the next one.
   day: sql<string>`substr(created_at, 1, 10) || case when substr(created_at, 12, 2) >= '15' then '+' else '' end`,
