@@ -78,7 +78,8 @@ const KEYS = {
   // The UTC day, marked '+' from 15:00 (midnight in Japan): the Japan day is the next one.
   day: sql<string>`substr(created_at, 1, 10) || case when substr(created_at, 12, 2) >= '15' then '+' else '' end`,
   purpose: sql<string>`purpose`,
-  place: sql<string>`substr(ltrim(address_current), 1, 4)`,
+  // Leading spaces of either width are skipped, as the old count's trim() did.
+  place: sql<string>`substr(ltrim(address_current, ${sql.lit(' \u3000')}), 1, 4)`,
   birthday: sql<string>`birthday`,
   city: sql<string>`city`,
 };
