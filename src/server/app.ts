@@ -47,6 +47,7 @@ import { keyedLink } from '../shared/parent-link';
 import catalogue from '../../schemas/catalogue.json';
 import type { Redis } from 'ioredis';
 import { verifyRoutes } from './routes/verify';
+import { startStatsJob } from './admin/services/stats-snapshot';
 import { answerClientError, closeIfBodyUnread, requestTimeouts } from './transport';
 
 export interface BuildOptions {
@@ -223,8 +224,13 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
   const stopWorker = opts.outboxIntervalMs ? outbox.startWorker(opts.outboxIntervalMs, ready) : undefined;
   // Ended attempt windows are forgotten now and then (the same process that runs the outbox).
   const sweeper = opts.outboxIntervalMs ? setInterval(() => ready() && void sweepRateLimits(db).catch(() => {}), 600_000).unref() : undefined;
+  // The statistics of the day that has just ended are computed soon after midnight in Japan, by
+  // the first instance to look (docs/decisions/033), not by the first operator to open them.
+  const municipalities = opts.municipalities ?? denshijitiList();
+  const stopStats = opts.outboxIntervalMs ? startStatsJob(db, municipalities, 600_000, ready, (error) => app.log.warn({ err: error }, 'statistics snapshot failed')) : undefined;
   app.addHook('onClose', async () => {
     stopWorker?.();
+    stopStats?.();
     clearInterval(sweeper);
   });
   const limits = createRateLimits(opts.config.limits, opts.config.codesPerHour, { db, redis: opts.redis, prefix: opts.limitPrefix });
@@ -254,7 +260,7 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
     ),
     config: opts.config,
     secret: opts.secret,
-    municipalities: opts.municipalities ?? denshijitiList(),
+    municipalities,
     schemas,
     parse<T>(schemaId: string, raw: unknown): T {
       const result = validation.parse(schemaId, raw);

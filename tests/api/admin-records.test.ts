@@ -1,8 +1,8 @@
 // The back office's records (issue 23, points 4–7): applications (list, search, detail, decide,
 // reverse; a withdrawn member's application leaves the pending list), notices (to one and to
 // all with the recipients count, scheduled, retracted), inquiries (answer, correction, assign,
-// done), members (search, view, CSV) and the statistics (no count under 5). On SQLite and
-// PostgreSQL.
+// done) and members (search, view, CSV); the statistics: tests/api/admin-stats.test.ts. On
+// SQLite and PostgreSQL.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { DATABASES, Harness, expectError, setUpOrFail, validContact } from '../support/api-harness';
@@ -11,7 +11,6 @@ import { applicant, asOperator, auditRows } from '../support/admin-records';
 import { rulesOf } from '../support/schema-messages';
 import { csvCell, EXPORT_BATCH, exportMembers } from '../../src/server/admin/services/members';
 import { loadSchemaSet } from '../../src/shared/validation/schema-files';
-import { isoWeek } from '../../src/server/admin/services/stats';
 import operatorTexts from '../../messages/operator.ja.json';
 import { renderMail } from '../../src/server/mail/mailer';
 import { RECORD_KINDS } from '../../src/server/admin/records/declarations';
@@ -347,29 +346,6 @@ describe.each(DATABASES)('back office records ($name)', ({ kind }) => {
     });
   });
 
-  describe('stats', () => {
-    it('counts only, null under 5, per ISO week in Japan time, purposes, prefectures, age bands, desired municipalities', async () => {
-      const municipality = await operatorSession(h.db, 'municipality');
-      // Six in 大阪府 who want 202011, three in 沖縄県.
-      for (let i = 0; i < 6; i++) await applicant(h, { address_current: '大阪府大阪市北区1-1', city: '202011', purpose: '5', birthday: '1990-01-01' });
-      for (let i = 0; i < 3; i++) await applicant(h, { address_current: '沖縄県那覇市1-1', purpose: '9' });
-      const res = await get('/v1/admin/stats', municipality);
-      expect(res.statusCode, res.body).toBe(200);
-      const body = res.json();
-      expect(body.floor).toBe(5);
-      expect(body.prefectures).toContainEqual({ label: '大阪府', count: 6 });
-      expect(body.prefectures).toContainEqual({ label: '沖縄県', count: null });
-      expect(body.purposes).toContainEqual({ label: '創業・起業の準備', count: null });
-      expect(body.desiredMunicipalities).toEqual([{ label: expect.stringContaining('長野県'), count: 6 }]);
-      for (const list of [body.registrationsPerWeek, body.purposes, body.prefectures, body.ageBands, body.desiredMunicipalities]) {
-        for (const item of list) expect(item.count === null || item.count >= 5).toBe(true);
-      }
-      expect(JSON.stringify(body)).not.toMatch(/@|山田|花子/);
-      // Monday 00:30 in Japan is still Sunday in UTC: the week is Japan's.
-      expect(isoWeek('2025-03-02T15:30:00.000Z')).toBe('2025-W10');
-      expect(isoWeek('2025-03-02T14:30:00.000Z')).toBe('2025-W09');
-    });
-  });
 
   // Issue 34 point 1: every list comes from its kind's declaration (schemas/records/<kind>.json).
   describe('record kinds from their declaration', () => {

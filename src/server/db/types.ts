@@ -284,6 +284,15 @@ export interface Database {
   passkeys: PasskeysTable;
   webauthn_challenges: WebauthnChallengesTable;
   member_search: MemberSearchTable;
+  stats_snapshots: StatsSnapshotsTable;
+}
+
+/** The statistics' figures as of a Japan day (migration 020, docs/decisions/033). */
+export interface StatsSnapshotsTable {
+  day: string;
+  claimed_at: string;
+  figures: string | null;
+  computed_at: string | null;
 }
 
 /** Unrequested notices combined per address, kind and day in Japan (migration 016). */

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { loadConfig, mailLinksOf } from '../../config';
 import { renderMail, type MailLinks, type MailTemplate } from '../../mail/mailer';
 import { apiBody, apiParams } from '../../route-schemas';
-import { iso, japanDay, now } from '../../services/clock';
+import { japanDay, now } from '../../services/clock';
 import type { AdminContext } from '../context';
 import { currentOperator } from '../guard';
 import { tryMail, type Who } from '../services/common';
@@ -15,9 +15,9 @@ import * as applications from '../services/applications';
 import * as notices from '../services/notices';
 import * as inquiries from '../services/inquiries';
 import * as members from '../services/members';
-import { stats } from '../services/stats';
 import { RECORD_KINDS, type RecordKind } from '../records/declarations';
 import { listRecords, type Filters } from '../records/list';
+import { statsSnapshot } from '../services/stats-snapshot';
 import type {
   AnswerInput,
   AnswerPreview,
@@ -231,7 +231,7 @@ export function adminRecordRoutes(app: FastifyInstance, ctx: AdminContext): void
 
   // Statistics and the audit log -----------------------------------------------------------
 
-  app.get('/v1/admin/stats', { preValidation: guard('stats.view') }, async (): Promise<Stats> => ({ at: iso(now()), ...(await stats(db)) }));
+  app.get('/v1/admin/stats', { preValidation: guard('stats.view') }, async (): Promise<Stats> => statsSnapshot(db, { municipalities: ctx.municipalities }));
 
   app.get('/v1/admin/audit', { preValidation: guard('audit.view'), schema: { querystring: params('api.admin-audit-query.json') } }, async (request) => {
     return list(RECORD_KINDS.audit, request);
