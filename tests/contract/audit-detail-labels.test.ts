@@ -1,5 +1,5 @@
 // Every key the server may write into an audit entry's detail (AUDIT_DETAIL_KEYS beside
-// recordAudit, which its type enforces on each call) has a Japanese label in the back office's
+// audited(), whose type enforces them on each call) has a Japanese label in the back office's
 // messages, so the audit log never shows an operator a bare key. The export's filter is the one
 // nested object recorded: its keys are checked too.
 import { describe, expect, it } from 'vitest';

@@ -16,7 +16,7 @@ import { hashPassword } from '../services/passwords';
 import { hashToken, randomToken } from '../services/secrets';
 import { iso, inSeconds, now } from '../services/clock';
 import { canonicalEmail } from '../../shared/canonical-email';
-import { recordAudit, type AuditActor } from './audit';
+import { audited, type AuditActor } from './audit';
 import { isRole } from './permissions';
 import type { NewOperator } from '../../shared/admin-api';
 import { endOperatorSessions } from './sessions';
@@ -119,10 +119,10 @@ export async function addOperator(db: Db, mailer: Mailer, publicUrl: string, inp
   const at = iso(now());
   const operator: Operator = { id: randomUUID(), email, name: input.name, role: input.role, status: 'invited', created_at: at };
   try {
-    await db.transaction().execute(async (tx) => {
+    await audited(db, change, 'operators.add', async (tx) => {
       await tx.insertInto('operators').values({ ...operator, password_hash: null, updated_at: at }).execute();
       await storeSetupLink(tx, operator.id, keyHash, at);
-      await recordAudit(tx, { ...change, action: 'operators.add', target: email, detail: { name: input.name, role: input.role } });
+      return { result: undefined, target: email, detail: { name: input.name, role: input.role } };
     });
   } catch (error) {
     // The same address added at the same moment by someone else: theirs stands.
@@ -138,14 +138,11 @@ export async function addOperator(db: Db, mailer: Mailer, publicUrl: string, inp
 export async function renewSetupLink(db: Db, mailer: Mailer, publicUrl: string, operator: Operator, change: Change): Promise<void> {
   const keyHash = await mailSetupLink(mailer, publicUrl, operator);
   const at = iso(now());
-  await db
-    .transaction()
-    .execute(async (tx) => {
-      await voidSetupLinks(tx, operator.id, at);
-      await storeSetupLink(tx, operator.id, keyHash, at);
-      await recordAudit(tx, { ...change, action: 'operators.link', target: operator.email, detail: { status: operator.status } });
-    })
-    .catch((error: unknown) => {
+  await audited(db, change, 'operators.link', async (tx) => {
+    await voidSetupLinks(tx, operator.id, at);
+    await storeSetupLink(tx, operator.id, keyHash, at);
+    return { result: undefined, target: operator.email, detail: { status: operator.status } };
+  }).catch((error: unknown) => {
       throw new AccountRefusal('notSaved', error);
     });
 }
@@ -155,12 +152,12 @@ export async function renewSetupLink(db: Db, mailer: Mailer, publicUrl: string, 
 export async function disableOperator(db: Db, operator: Operator, change: Change): Promise<void> {
   if (change.actor.type === 'operator' && change.actor.id === operator.id) throw new AccountRefusal('self');
   const at = iso(now());
-  await db.transaction().execute(async (tx) => {
+  await audited(db, change, 'operators.disable', async (tx) => {
     const updated = await tx.updateTable('operators').set({ status: 'disabled', updated_at: at }).where('id', '=', operator.id).where('status', '!=', 'disabled').executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) throw new AccountRefusal('disabled');
     await endOperatorSessions(tx, operator.id);
     await voidSetupLinks(tx, operator.id, at);
-    await recordAudit(tx, { ...change, action: 'operators.disable', target: operator.email, detail: { previous: operator.status } });
+    return { result: undefined, target: operator.email, detail: { previous: operator.status } };
   });
 }
 
@@ -188,7 +185,7 @@ export async function completeSetup(db: Db, key: string, password: string, ip: s
   const { linkId, operator } = await setupLinkOf(db, key, kind);
   const passwordHash = await hashPassword(password);
   const at = iso(now());
-  await db.transaction().execute(async (tx) => {
+  await audited(db, { actor: operatorActor(operator), ip }, kind === 'reset' ? 'operators.password_reset' : 'operators.setup', async (tx) => {
     // Used once: of two submissions of the same link only one finds it unused.
     const used = await tx.updateTable('operator_setup_links').set({ used_at: at }).where('id', '=', linkId).where('used_at', 'is', null).where('expires_at', '>', at).executeTakeFirst();
     if (Number(used.numUpdatedRows) !== 1) throw new AccountRefusal('linkInvalid');
@@ -197,7 +194,7 @@ export async function completeSetup(db: Db, key: string, password: string, ip: s
     const updated = await (kind === 'reset' ? set.where('status', '=', 'active') : set).executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) throw new AccountRefusal('linkInvalid');
     await endOperatorSessions(tx, operator.id);
-    await recordAudit(tx, { actor: operatorActor(operator), ip, action: kind === 'reset' ? 'operators.password_reset' : 'operators.setup', target: operator.email, detail: { previous: operator.status } });
+    return { result: undefined, target: operator.email, detail: { previous: operator.status } };
   });
   return { ...operator, status: 'active' };
 }

@@ -1,7 +1,10 @@
-// The audit log (docs/decisions/030): one row per operator action and per view or export of a
-// member's data, written in the same transaction as what it records, never updated or deleted
-// (the database refuses: migration 014's triggers). The back office and the command-line tool
-// write it through recordAudit; the back office shows it to `admin`.
+// The audit log (docs/decisions/030): one row per operator action and per view, list view or
+// export of a member's data, written in the same transaction as what it records, never updated or
+// deleted (the database refuses: migration 014's triggers). The only way to it is audited(): the
+// work and its entry in one transaction, by construction (Keycloak's AdminEventBuilder is the
+// model): the work says what it touched, the wrapper writes who, when, from where and what. An
+// action is a key of messages/admin.ja.json labels.actions (its type), so no entry goes unlabelled.
+// The back office shows the log to `admin`.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types';
@@ -49,10 +52,13 @@ export const AUDIT_DETAIL_KEYS = [
 ] as const;
 export type AuditDetail = { [key in (typeof AUDIT_DETAIL_KEYS)[number]]?: unknown };
 
+/** What was done: a key of the actions' labels (messages/admin.ja.json labels.actions). */
+export type AuditAction = keyof (typeof import('../../../messages/admin.ja.json'))['labels']['actions'];
+
 export interface AuditEntry {
   actor: AuditActor;
   /** What was done, e.g. 'applications.approve', 'members.view', 'members.export'. */
-  action: string;
+  action: AuditAction;
   /** The member whose data was changed, viewed or exported, when there is one. */
   memberId?: string | null;
   /** What it was done to, as an operator reads it: a register number, a ticket number, a notice id. */
@@ -65,8 +71,33 @@ export interface AuditEntry {
 
 export const actorLabel = (actor: AuditActor): string => (actor.type === 'operator' ? `${actor.name} <${actor.email}>` : `cli:${actor.user}`);
 
-/** Appends one entry. Pass the transaction that makes the change, so the two stand or fall together. */
-export async function recordAudit(db: Kysely<Database>, entry: AuditEntry): Promise<void> {
+/** Who does it and from where (an operator's request, or the command line with ip null). */
+export interface AuditBy {
+  actor: AuditActor;
+  ip?: string | null;
+}
+
+/** What audited work answers: its result, and what it touched (the entry's member, target and detail). */
+export interface Recorded<T> {
+  result: T;
+  memberId?: string | null;
+  target?: string | null;
+  detail?: AuditDetail;
+}
+
+/** Does `work` and appends its entry, in one transaction (the one `db` is, or a new one): the
+ *  change and its record stand or fall together, and a view is recorded with what it read. */
+export async function audited<T>(db: Kysely<Database>, by: AuditBy, action: AuditAction, work: (tx: Kysely<Database>) => Promise<Recorded<T>>): Promise<T> {
+  const run = async (tx: Kysely<Database>) => {
+    const done = await work(tx);
+    await append(tx, { actor: by.actor, ip: by.ip ?? null, action, memberId: done.memberId, target: done.target, detail: done.detail });
+    return done.result;
+  };
+  return db.isTransaction ? run(db) : db.transaction().execute(run);
+}
+
+/** Appends one entry (only audited() calls it). */
+async function append(db: Kysely<Database>, entry: AuditEntry): Promise<void> {
   await db
     .insertInto('audit_log')
     .values({

@@ -7,7 +7,7 @@ import type { User } from '../db/types';
 import { memberStore } from '../member-store';
 import { optionLists, recordForms, type OptionLists } from '../admin/services/member-fields';
 import { cliWho } from '../admin/services/common';
-import { recordAudit } from '../admin/audit';
+import { audited } from '../admin/audit';
 import { canonicalEmail } from '../../shared/canonical-email';
 import { formatDate } from '../../shared/format-date';
 import type { RecordForm } from '../../shared/member-record';
@@ -44,7 +44,7 @@ export const showMemberOf = (schemas: () => SchemaSet): CommandRun => async (db,
   if (users.length === 0) throw new OperatorError(say(text.errors.unknownAddress, { email }));
   // Viewing a member's data is recorded, as in the back office (one entry per member shown).
   const who = cliWho();
-  for (const user of users) await recordAudit(db, { actor: who.actor, ip: who.ip, action: 'members.view', memberId: user.id, target: user.email });
+  for (const user of users) await audited(db, who, 'members.view', async () => ({ result: undefined, memberId: user.id, target: user.email }));
   const set = schemas();
   const forms = recordForms(set);
   const masters = await optionLists(db, forms);

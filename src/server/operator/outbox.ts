@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import type { Command, CommandRun } from './command';
 import type { Db } from '../db/connect';
-import { recordAudit } from '../admin/audit';
+import { audited } from '../admin/audit';
 import { cliWho } from '../admin/services/common';
 import { createOutbox } from '../mail/outbox';
 import { OperatorError } from './errors';
@@ -92,13 +92,11 @@ export const resendUncertain: CommandRun = async (db, mailer, args, output) => {
   const id = oneId(args, USAGE.resend);
   const outbox = createOutbox(db, mailer);
   const who = cliWho();
-  const found = await db.transaction().execute(async (tx) => {
+  await audited(db, who, 'outbox.resend', async (tx) => {
     const row = await tx.selectFrom('mail_outbox').select('to_address').where('id', '=', id).executeTakeFirst();
-    if (!row || !(await outbox.requeueUncertain(tx, id))) return false;
-    await recordAudit(tx, { actor: who.actor, ip: who.ip, action: 'outbox.resend', target: id, detail: { to: row.to_address } });
-    return true;
+    if (!row || !(await outbox.requeueUncertain(tx, id))) throw new OperatorError(say(text.outbox.notUncertain, { id }));
+    return { result: undefined, target: id, detail: { to: row.to_address } };
   });
-  if (!found) throw new OperatorError(say(text.outbox.notUncertain, { id }));
   if (await outbox.deliver(id).catch(() => false)) {
     output.out(say(text.outbox.resent, { id }));
     return;
@@ -111,13 +109,11 @@ export const markDone: CommandRun = async (db, mailer, args, output) => {
   const id = oneId(args, USAGE.done);
   const outbox = createOutbox(db, mailer);
   const who = cliWho();
-  const done = await db.transaction().execute(async (tx) => {
+  await audited(db, who, 'outbox.done', async (tx) => {
     const row = await tx.selectFrom('mail_outbox').select('to_address').where('id', '=', id).executeTakeFirst();
-    if (!row || !(await outbox.markUncertainDone(tx, id))) return false;
-    await recordAudit(tx, { actor: who.actor, ip: who.ip, action: 'outbox.done', target: id, detail: { to: row.to_address } });
-    return true;
+    if (!row || !(await outbox.markUncertainDone(tx, id))) throw new OperatorError(say(text.outbox.notUncertain, { id }));
+    return { result: undefined, target: id, detail: { to: row.to_address } };
   });
-  if (!done) throw new OperatorError(say(text.outbox.notUncertain, { id }));
   output.out(say(text.outbox.markedDone, { id }));
 };
 

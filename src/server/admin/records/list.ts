@@ -11,7 +11,7 @@ import { PageAnchors, type PagePlace } from '../../db/page-anchors';
 import { iso, now } from '../../services/clock';
 import { allMunicipalities } from '../../denshijiti';
 import type { SchemaSet } from '../../../shared/validation/schema-files';
-import { recordAudit } from '../audit';
+import { audited, type AuditAction } from '../audit';
 import { countOf, searchOf, type Who } from '../services/common';
 import { whereMember } from '../services/applications';
 import { periodParams, sortOf, type FilterDecl, type RecordKind, type SortDecl } from './declarations';
@@ -192,12 +192,11 @@ export async function listRecords<Item = Record<string, unknown>>(
   };
   if (who && kind.view.audit) {
     const { q, ...rest } = filter;
-    await recordAudit(db, {
-      actor: who.actor,
-      ip: who.ip,
-      action: kind.view.audit,
+    // The declaration's action is a key of the actions' labels (tests/contract/record-kinds.test.ts).
+    return audited(db, who, kind.view.audit as AuditAction, async () => ({
+      result: answer,
       detail: { ...(q !== undefined || kind.kind === 'members' ? { q: q ?? '' } : {}), filter: rest, sort: answer.sort, page, results: answer.total },
-    });
+    }));
   }
   return answer;
 }

@@ -20,12 +20,12 @@ export interface Source {
   items(db: Db, set: SchemaSet | undefined, rows: Row[], kind: RecordKind): Promise<Row[]>;
 }
 
-/** The declared columns an item lacks, from the row. */
+/** The declared columns an item lacks, from the row (an empty value left out, as the item does). */
 const withDeclared = (kind: RecordKind, row: Row, item: Row): Row => {
   const out = { ...item };
   for (const column of kind.columns) {
     const name = column.field ?? column.name;
-    if (!(column.name in out) && name in row) out[column.name] = row[name];
+    if (!(column.name in out) && row[name] !== undefined && row[name] !== null) out[column.name] = row[name];
   }
   return out;
 };

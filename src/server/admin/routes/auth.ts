@@ -11,7 +11,7 @@ import { networkOf } from '../../limits/requester';
 import type { AdminContext } from '../context';
 import type { Db } from '../../db/connect';
 import { currentOperator, type OperatorActor } from '../guard';
-import { recordAudit, type AuditActor, type AuditDetail } from '../audit';
+import { audited, type AuditActor, type AuditDetail } from '../audit';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { clearSessionCookie, openOperatorSession, setSessionCookie } from '../sessions';
 import {
@@ -195,11 +195,10 @@ export function adminAuthRoutes(app: FastifyInstance, ctx: AdminContext): void {
   /** Opens the operator's session, with its audit entry, and answers as the login does. */
   async function openSession(request: FastifyRequest, reply: FastifyReply, operator: Operator, detail?: AuditDetail): Promise<SessionAnswer> {
     const actor = operatorActor(operator);
-    const session = await ctx.db.transaction().execute(async (tx) => {
+    const session = await audited(ctx.db, { actor, ip: request.ip }, 'session.login', async (tx) => {
       const opened = await openOperatorSession(tx, operator.id, settings);
-      await recordAudit(tx, { actor, ip: request.ip, action: 'session.login', target: operator.email, ...(detail ? { detail } : {}) });
       await rememberNetwork(tx, operator.id, networkOf(request.ip));
-      return opened;
+      return { result: opened, target: operator.email, ...(detail ? { detail } : {}) };
     });
     setSessionCookie(reply, session);
     noStore(reply);
@@ -265,9 +264,9 @@ export function adminAuthRoutes(app: FastifyInstance, ctx: AdminContext): void {
 
   app.post('/v1/admin/logout', { preValidation: adminGuard('session.own') }, async (request, reply) => {
     const operator = currentOperator(request);
-    await ctx.db.transaction().execute(async (tx) => {
+    await audited(ctx.db, { actor: auditActor(operator), ip: request.ip }, 'session.logout', async (tx) => {
       await tx.updateTable('operator_sessions').set({ revoked_at: iso(now()) }).where('token_hash', '=', operator.sessionTokenHash).where('revoked_at', 'is', null).execute();
-      await recordAudit(tx, { actor: auditActor(operator), ip: request.ip, action: 'session.logout', target: operator.email });
+      return { result: undefined, target: operator.email };
     });
     clearSessionCookie(reply);
     return reply.code(204).send();

@@ -7,7 +7,7 @@ import text from '../../../../messages/admin.ja.json';
 import { apiBody, apiParams, apiResponse } from '../../route-schemas';
 import type { AdminContext } from '../context';
 import { currentOperator } from '../guard';
-import { recordAudit } from '../audit';
+import { audited } from '../audit';
 import type { PasskeyItem } from '../../../shared/admin-api';
 
 export function adminPasskeyRoutes(app: FastifyInstance, ctx: AdminContext): void {
@@ -31,20 +31,21 @@ export function adminPasskeyRoutes(app: FastifyInstance, ctx: AdminContext): voi
   app.post('/v1/admin/account/passkeys', { preValidation: adminGuard('session.own'), schema: { body: apiBody('api.admin-passkey-add.json') } }, async (request, reply) => {
     const { name, response } = request.body as { name: string; response: RegistrationResponseJSON };
     const credential = await ctx.passkeys.verifyRegistration(ownerOf(request), response);
-    const passkey = await ctx.db.transaction().execute(async (tx) => {
-      const stored = await ctx.passkeys.store(tx, ownerOf(request), name, credential);
-      await recordAudit(tx, { actor: actorOf(request), ip: request.ip, action: 'passkeys.add', target: currentOperator(request).email, detail: { passkey: name } });
-      return stored;
-    });
+    const passkey = await audited(ctx.db, { actor: actorOf(request), ip: request.ip }, 'passkeys.add', async (tx) => ({
+      result: await ctx.passkeys.store(tx, ownerOf(request), name, credential),
+      target: currentOperator(request).email,
+      detail: { passkey: name },
+    }));
     return reply.code(201).send({ passkey });
   });
 
   app.delete('/v1/admin/account/passkeys/:id', { preValidation: adminGuard('session.own'), schema: { params: apiParams(ctx.schemas, 'api.passkey-id-params.json') } }, async (request, reply) => {
     const { id } = request.params as { id: string };
-    await ctx.db.transaction().execute(async (tx) => {
-      const name = await ctx.passkeys.remove(tx, ownerOf(request), id);
-      await recordAudit(tx, { actor: actorOf(request), ip: request.ip, action: 'passkeys.remove', target: currentOperator(request).email, detail: { passkey: name } });
-    });
+    await audited(ctx.db, { actor: actorOf(request), ip: request.ip }, 'passkeys.remove', async (tx) => ({
+      result: undefined,
+      target: currentOperator(request).email,
+      detail: { passkey: await ctx.passkeys.remove(tx, ownerOf(request), id) },
+    }));
     return reply.code(204).send();
   });
 }

@@ -12,7 +12,7 @@ import { masterOptions } from '../../masters';
 import { iso, now } from '../../services/clock';
 import { format } from '../../../shared/format';
 import operatorTexts from '../../../../messages/operator.ja.json';
-import { actorLabel, recordAudit } from '../audit';
+import { actorLabel, audited } from '../audit';
 import { operatorIdOf, RecordRefusal, type Who } from './common';
 import { memberFieldValues, optionLists, recordForms } from './member-fields';
 import type { ApplicationDetail, ApplicationItem, Decision, DecisionItem, MemberSummary } from '../../../shared/admin-api';
@@ -107,8 +107,7 @@ export async function applicationDetail(db: Db, set: SchemaSet, who: Who, regist
   const row = await findApplication(db, registerNumber);
   const user = await db.selectFrom('users').selectAll().where('id', '=', row.user_id).executeTakeFirstOrThrow();
   const [member, purposes, decisions] = await Promise.all([memberSummary(db, set, user), purposesOf(db, user), decisionsOf(db, row.id)]);
-  await recordAudit(db, { actor: who.actor, ip: who.ip, action: 'applications.view', memberId: user.id, target: row.register_number });
-  return { application: itemOf(row), member, purposes, decisions };
+  return audited(db, who, 'applications.view', async () => ({ result: { application: itemOf(row), member, purposes, decisions }, memberId: user.id, target: row.register_number }));
 }
 
 /** The mail a decision sends: template and values. */
@@ -148,7 +147,7 @@ export async function decideApplication(db: Db, outbox: Outbox, who: Who, regist
   const at = iso(now());
   const notice = noticeOf(decision);
   const { template, values } = decisionMail(row, decision, reason);
-  const mailId = await db.transaction().execute(async (tx) => {
+  const mailId = await audited(db, who, decision === 'approved' ? 'applications.approve' : 'applications.decline', async (tx) => {
     // Only from pending and for a member, checked again in the write: two operators deciding at
     // once cannot both win, and a member who withdrew meanwhile is not decided.
     const updated = await tx
@@ -168,15 +167,7 @@ export async function decideApplication(db: Db, outbox: Outbox, who: Who, regist
       .insertInto('notifications')
       .values({ id: randomUUID(), user_id: row.user_id, message: notice, created_at: at, posted_at: at, created_by: operatorIdOf(who), created_by_label: actorLabel(who.actor) })
       .execute();
-    await recordAudit(tx, {
-      actor: who.actor,
-      ip: who.ip,
-      action: decision === 'approved' ? 'applications.approve' : 'applications.decline',
-      memberId: row.user_id,
-      target: row.register_number,
-      detail: { decision, reason },
-    });
-    return id;
+    return { result: id, memberId: row.user_id, target: row.register_number, detail: { decision, reason } };
   });
   return { application: { ...itemOf(row), status: decision, decided_at: at }, memberId: row.user_id, notice, mailId, email: row.email, name: fullName(row) };
 }
@@ -215,7 +206,7 @@ export async function reverseDecision(db: Db, outbox: Outbox, who: Who, register
   if (row.member_status !== 'active') throw new RecordRefusal('MEMBER_WITHDRAWN', { registerNumber: row.register_number, email: row.email });
   const at = iso(now());
   const notice = format(operatorTexts.memberNotice.applicationReversed, { registerNumber: row.register_number });
-  const mailId = await db.transaction().execute(async (tx) => {
+  const mailId = await audited(db, who, 'applications.reverse', async (tx) => {
     const updated = await tx
       .updateTable('applications')
       .set({ status: 'pending', decided_at: null })
@@ -235,15 +226,7 @@ export async function reverseDecision(db: Db, outbox: Outbox, who: Who, register
       .insertInto('notifications')
       .values({ id: randomUUID(), user_id: row.user_id, message: notice, created_at: at, posted_at: at, created_by: operatorIdOf(who), created_by_label: actorLabel(who.actor) })
       .execute();
-    await recordAudit(tx, {
-      actor: who.actor,
-      ip: who.ip,
-      action: 'applications.reverse',
-      memberId: row.user_id,
-      target: row.register_number,
-      detail: { from: row.status, reason, retracted },
-    });
-    return id;
+    return { result: id, memberId: row.user_id, target: row.register_number, detail: { from: row.status, reason, retracted } };
   });
   return { application: { ...itemOf(row), status: 'pending', decided_at: null }, memberId: row.user_id, notice, mailId, email: row.email, name: fullName(row) };
 }

@@ -11,7 +11,7 @@ import { masterOptions, type MasterName } from '../../masters';
 import { iso, now } from '../../services/clock';
 import { format } from '../../../shared/format';
 import operatorTexts from '../../../../messages/operator.ja.json';
-import { actorLabel, recordAudit } from '../audit';
+import { actorLabel, audited } from '../audit';
 import { operatorIdOf, RecordRefusal, type Who } from './common';
 import type { AnswerItem, AssignableOperator, InquiryAssigned, InquiryDetail, InquiryItem, InquiryRecipient } from '../../../shared/admin-api';
 
@@ -133,8 +133,7 @@ export async function inquiryDetail(db: Db, who: Who, id: string): Promise<Inqui
   const mails = mailIds.length
     ? await db.selectFrom('mail_outbox').select(['id', 'to_address', 'template', 'values_json', 'created_at', 'sent_at', 'attempts', 'last_error']).where('id', 'in', mailIds).orderBy('created_at').execute()
     : [];
-  await recordAudit(db, { actor: who.actor, ip: who.ip, action: 'inquiries.view', memberId: row.user_id, target: row.ticket_no });
-  return {
+  return audited(db, who, 'inquiries.view', async () => ({ memberId: row.user_id, target: row.ticket_no, result: {
     inquiry: {
       ...itemOf(row, typeLabel),
       inquiry_user_type: row.inquiry_user_type,
@@ -147,7 +146,8 @@ export async function inquiryDetail(db: Db, who: Who, id: string): Promise<Inqui
     },
     answers,
     mails: mails.map((m) => ({ id: m.id, to: m.to_address, template: m.template, subject: subjectOf(m.template, valuesOf(m.values_json)), created_at: m.created_at, sent_at: m.sent_at, attempts: Number(m.attempts), status: m.sent_at ? 'sent' : 'queued' })),
-  };
+    },
+  }));
 }
 
 /** The answer's mail, nothing saved. */
@@ -174,15 +174,14 @@ export async function answerInquiry(db: Db, outbox: Outbox, who: Who, key: { id?
   const at = iso(now());
   const notice = format(operatorTexts.memberNotice.inquiryAnswered, { ticketNo: row.ticket_no });
   const answerId = randomUUID();
-  const mailId = await db.transaction().execute(async (tx) => {
+  const mailId = await audited(db, who, 'inquiries.answer', async (tx) => {
     // Only from open, checked again in the write: two operators answering at once cannot both win.
     const updated = await tx.updateTable('inquiries').set({ status: 'answered', answer, updated_at: at }).where('id', '=', row.id).where('status', '=', 'open').executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) throw new RecordRefusal('CHANGED_MEANWHILE', { ticketNo: row.ticket_no });
     if (to.member) await tx.insertInto('notifications').values({ id: randomUUID(), user_id: row.user_id, message: notice, created_at: at, posted_at: at, created_by: operatorIdOf(who), created_by_label: actorLabel(who.actor) }).execute();
     const id = await outbox.queue(tx, to.email, 'inquiryAnswered', { name: to.name, ticketNo: row.ticket_no, answer });
     await tx.insertInto('inquiry_answers').values({ id: answerId, inquiry_id: row.id, answer, note: null, corrects_id: null, operator_id: operatorIdOf(who), actor_label: actorLabel(who.actor), at, mail_id: id }).execute();
-    await recordAudit(tx, { actor: who.actor, ip: who.ip, action: 'inquiries.answer', memberId: row.user_id, target: row.ticket_no, detail: { answer, to: to.email } });
-    return id;
+    return { result: id, memberId: row.user_id, target: row.ticket_no, detail: { answer, to: to.email } };
   });
   return { row, answerId, mailId, to, ...(to.member ? { notice } : {}) };
 }
@@ -197,13 +196,12 @@ export async function correctAnswer(db: Db, outbox: Outbox, who: Who, id: string
   const at = iso(now());
   const notice = format(operatorTexts.memberNotice.inquiryCorrected, { ticketNo: row.ticket_no });
   const newId = randomUUID();
-  const mailId = await db.transaction().execute(async (tx) => {
+  const mailId = await audited(db, who, 'inquiries.correct', async (tx) => {
     await tx.updateTable('inquiries').set({ answer, updated_at: at }).where('id', '=', row.id).execute();
     if (to.member) await tx.insertInto('notifications').values({ id: randomUUID(), user_id: row.user_id, message: notice, created_at: at, posted_at: at, created_by: operatorIdOf(who), created_by_label: actorLabel(who.actor) }).execute();
     const mail = await outbox.queue(tx, to.email, 'inquiryCorrection', { name: to.name, ticketNo: row.ticket_no, answer, note });
     await tx.insertInto('inquiry_answers').values({ id: newId, inquiry_id: row.id, answer, note, corrects_id: answerId, operator_id: operatorIdOf(who), actor_label: actorLabel(who.actor), at, mail_id: mail }).execute();
-    await recordAudit(tx, { actor: who.actor, ip: who.ip, action: 'inquiries.correct', memberId: row.user_id, target: row.ticket_no, detail: { corrects: answerId, answer, note, to: to.email } });
-    return mail;
+    return { result: mail, memberId: row.user_id, target: row.ticket_no, detail: { corrects: answerId, answer, note, to: to.email } };
   });
   return { row, answerId: newId, mailId, to, ...(to.member ? { notice } : {}) };
 }
@@ -226,10 +224,10 @@ export async function assignInquiry(db: Db, who: Who, id: string, operatorId: st
   if (!operator || operator.status !== 'active' || !['admin', 'secretariat'].includes(operator.role)) {
     throw new RecordRefusal('VALIDATION', { operatorId }, { operator_id: [operatorTexts.records.unknownOperator] });
   }
-  await db.transaction().execute(async (tx) => {
+  await audited(db, who, 'inquiries.assign', async (tx) => {
     await tx.updateTable('inquiries').set({ assigned_to: operator.id }).where('id', '=', row.id).execute();
-    await recordAudit(tx, { actor: who.actor, ip: who.ip, action: 'inquiries.assign', memberId: row.user_id, target: row.ticket_no, detail: { operator_id: operator.id, operator: operator.name, previous: row.assigned_to } });
-  });
+    return { result: undefined, memberId: row.user_id, target: row.ticket_no, detail: { operator_id: operator.id, operator: operator.name, previous: row.assigned_to } };
+});
   return { id: row.id, ticket_no: row.ticket_no, assigned_to: { id: operator.id, name: operator.name } };
 }
 
@@ -238,10 +236,10 @@ export async function closeInquiry(db: Db, who: Who, key: { id?: string; ticketN
   const row = await findInquiry(db, key);
   if (row.status === 'closed') throw new RecordRefusal('INQUIRY_CLOSED', { ticketNo: row.ticket_no, status: row.status, updatedAt: row.updated_at });
   const at = iso(now());
-  await db.transaction().execute(async (tx) => {
+  await audited(db, who, 'inquiries.done', async (tx) => {
     const updated = await tx.updateTable('inquiries').set({ status: 'closed', updated_at: at }).where('id', '=', row.id).where('status', '=', row.status).executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) throw new RecordRefusal('CHANGED_MEANWHILE', { ticketNo: row.ticket_no });
-    await recordAudit(tx, { actor: who.actor, ip: who.ip, action: 'inquiries.done', memberId: row.user_id, target: row.ticket_no, detail: { previous: row.status } });
-  });
+    return { result: undefined, memberId: row.user_id, target: row.ticket_no, detail: { previous: row.status } };
+});
   return { row, previous: row.status };
 }

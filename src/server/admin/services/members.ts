@@ -7,7 +7,7 @@ import type { User } from '../../db/types';
 import { formatDateTime } from '../../../shared/format-date';
 import type { SchemaSet } from '../../../shared/validation/schema-files';
 import recordMessages from '../../../../messages/operator.ja.json';
-import { recordAudit } from '../audit';
+import { audited } from '../audit';
 import { RecordRefusal, type Who } from './common';
 import { decisionsOf, memberSummary, purposesOf } from './applications';
 import { inquiriesOfMember } from './inquiries';
@@ -29,14 +29,17 @@ export async function memberDetail(db: Db, set: SchemaSet, who: Who, id: string)
     noticesOfMember(db, user.id),
     Promise.all(applications.map((a) => decisionsOf(db, a.id))),
   ]);
-  await recordAudit(db, { actor: who.actor, ip: who.ip, action: 'members.view', memberId: user.id, target: applications[0]?.register_number ?? user.email });
-  return {
-    member,
-    purposes,
-    applications: applications.map((a, i) => ({ register_number: a.register_number, status: a.status, applied_at: a.applied_at, decided_at: a.decided_at, decisions: decisions[i] })),
-    inquiries,
-    notices,
-  };
+  return audited(db, who, 'members.view', async () => ({
+    memberId: user.id,
+    target: applications[0]?.register_number ?? user.email,
+    result: {
+      member,
+      purposes,
+      applications: applications.map((a, i) => ({ register_number: a.register_number, status: a.status, applied_at: a.applied_at, decided_at: a.decided_at, decisions: decisions[i] })),
+      inquiries,
+      notices,
+    },
+  }));
 }
 
 const ACCOUNT_COLUMNS = ['email', 'register_number', 'registered_at'] as const;
@@ -92,7 +95,7 @@ export async function exportMembers(db: Db, set: SchemaSet, who: Who, columns: s
   const known = exportColumns(set);
   const chosen = columns.map((name) => known.find((c) => c.name === name));
   if (columns.length === 0 || chosen.some((c) => !c)) throw new RecordRefusal('VALIDATION', {}, { columns: [recordMessages.records.unknownColumn] });
-  await recordAudit(db, { actor: who.actor, ip: who.ip, action: 'members.export', detail: { columns, filter: { ...filter, ...(filter.mail_opt ? { mail_opt: true } : {}) } } });
+  await audited(db, who, 'members.export', async () => ({ result: undefined, detail: { columns, filter: { ...filter, ...(filter.mail_opt ? { mail_opt: true } : {}) } } }));
   const displays = fieldDisplaysOf(set, await optionLists(db, recordForms(set)));
   return (async function* rows() {
     yield `\uFEFF${csvLine(chosen.map((c) => c!.label))}`;

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/connect';
 import { iso, now } from '../../services/clock';
-import { actorLabel, recordAudit } from '../audit';
+import { actorLabel, audited } from '../audit';
 import { countOf, operatorIdOf, RecordRefusal, type Who } from './common';
 import { fullName } from './applications';
 import type { NoticeInput, NoticeItem, NoticePreview, NoticeSent, NoticeStatus } from '../../../shared/admin-api';
@@ -120,15 +120,13 @@ export async function sendNotice(db: Db, who: Who, input: NoticeInput, to?: { id
   const publishAt = publishAtOf(input, at);
   const id = randomUUID();
   const recipients = member ? 1 : await activeMemberCount(db);
-  await db.transaction().execute(async (tx) => {
+  await audited(db, who, 'notices.send', async (tx) => {
     await tx
       .insertInto('notifications')
       .values({ id, user_id: member?.id ?? null, message: input.message, created_at: publishAt, posted_at: at, created_by: operatorIdOf(who), created_by_label: actorLabel(who.actor) })
       .execute();
-    await recordAudit(tx, {
-      actor: who.actor,
-      ip: who.ip,
-      action: 'notices.send',
+    return {
+      result: undefined,
       memberId: member?.id ?? null,
       target: id,
       detail: {
@@ -140,7 +138,7 @@ export async function sendNotice(db: Db, who: Who, input: NoticeInput, to?: { id
         publish_at: publishAt,
         message: input.message,
       },
-    });
+    };
   });
   const row = await selectNotices(db).where('notifications.id', '=', id).executeTakeFirstOrThrow();
   const numbers = member ? await registerNumbers(db, [member.id]) : new Map<string, string>();
@@ -153,17 +151,10 @@ export async function retractNotice(db: Db, who: Who, id: string): Promise<Notic
   if (!row) throw new RecordRefusal('RECORD_NOT_FOUND', { id });
   if (row.retracted_at) throw new RecordRefusal('NOTICE_RETRACTED', { id, retractedAt: row.retracted_at });
   const at = iso(now());
-  await db.transaction().execute(async (tx) => {
+  await audited(db, who, 'notices.retract', async (tx) => {
     const updated = await tx.updateTable('notifications').set({ retracted_at: at }).where('id', '=', id).where('retracted_at', 'is', null).executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) throw new RecordRefusal('NOTICE_RETRACTED', { id });
-    await recordAudit(tx, {
-      actor: who.actor,
-      ip: who.ip,
-      action: 'notices.retract',
-      memberId: row.user_id,
-      target: id,
-      detail: { audience: row.user_id === null ? 'all' : 'one', message: row.message, publish_at: row.created_at },
-    });
+    return { result: undefined, memberId: row.user_id, target: id, detail: { audience: row.user_id === null ? 'all' : 'one', message: row.message, publish_at: row.created_at } };
   });
   const numbers = row.user_id ? await registerNumbers(db, [row.user_id]) : new Map<string, string>();
   return itemsOf([{ ...row, retracted_at: at }], numbers, at)[0]!;
