@@ -673,6 +673,17 @@ describe.each(DATABASES)('back office: accounts and sessions ($name)', ({ kind }
       expect((await passwordStep(operator.email, 'Wasure-Ta-2026!')).statusCode).toBe(200);
     });
 
+    it('at most CODES_PER_HOUR reset mails an hour to one address from any number of networks, refused alike for an operator and any other address', async () => {
+      const operator = await active();
+      const nobody = newEmail('nobody-many');
+      for (const email of [operator.email, nobody]) {
+        h.mailer.clear();
+        for (let i = 0; i < testConfig.codesPerHour; i++) expect((await ask(email, `198.51.${i}.7`)).statusCode).toBe(202);
+        expectError(await ask(email.toUpperCase(), '203.0.113.9'), 429, 'CODE_RATE_LIMITED');
+        expect(h.mailer.sent.filter((m) => m.template === 'operatorPasswordReset')).toHaveLength(email === operator.email ? testConfig.codesPerHour : 0);
+      }
+    });
+
     it('a newer link voids the earlier; a link expires after an hour; disabling voids it', async () => {
       const operator = await active();
       await ask(operator.email);

@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors';
 import { apiBody } from '../../route-schemas';
+import { canonicalEmail } from '../../../shared/canonical-email';
 import { verifyPassword } from '../../services/passwords';
 import { iso, now } from '../../services/clock';
 import { networkOf } from '../../limits/requester';
@@ -123,6 +124,9 @@ export function adminAuthRoutes(app: FastifyInstance, ctx: AdminContext): void {
 
   app.post('/v1/admin/password-reset', { schema: { body: apiBody('api.admin-password-reset.json') }, config: { limited: 'ip' } }, async (request, reply) => {
     const { email } = request.body as PasswordResetInput;
+    // At most CODES_PER_HOUR reset mails an hour to one address, however many networks ask:
+    // counted for every address alike, so the refusal tells nobody whose address it is.
+    await ctx.limits.hit('recipient', `operator-reset:${canonicalEmail(email)}`);
     try {
       await requestPasswordReset(ctx.db, ctx.mailer, publicUrl, email);
     } catch (error) {
