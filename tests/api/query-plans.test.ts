@@ -393,6 +393,7 @@ describe.each(DATABASES)('query plans ($name)', ({ kind }) => {
       ['applications', 'applications', 'applications.register_number', 'R20250401-000001'],
       ['inquiries', 'inquiries', 'inquiries.ticket_no', 'Q250401-00001'],
       ['notices', 'notices', 'notifications.id', randomUUID()],
+      ['members', 'members', 'users.id', randomUUID()],
     ] as const)('%s: one row by its number, nothing scanned or sorted', async (_label, kindName, column, value) => {
       for (const sort of RECORD_KINDS[kindName].sorts) {
         const plan = await planOf(h.db, kind, afterKeyQuery(h.db, RECORD_KINDS[kindName], sort.name, column, value).compile());

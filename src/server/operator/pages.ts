@@ -79,6 +79,9 @@ export function sortOption(kind: RecordKind, value: string | undefined, usage: s
   return value;
 }
 
+/** A value as a shell reads it back (quoted when it holds a space or a quote). */
+const shellWord = (value: string) => (/^[^\s'"`$\\;&|<>()*?!#~]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`);
+
 /** The options that repeat a list's request on the next page's command line. */
 export const repeated = (options: Record<string, string | undefined>) =>
-  Object.entries(options).flatMap(([name, value]) => (value === undefined ? [] : [`--${name}`, value]));
+  Object.entries(options).flatMap(([name, value]) => (value === undefined ? [] : [`--${name}`, shellWord(value)]));
