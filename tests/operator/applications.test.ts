@@ -194,7 +194,7 @@ describe.each(DATABASES)('operator: applications ($name)', ({ kind }) => {
       }
       const sort = await run('applications', 'list', '--sort', 'name');
       expect(sort.code).toBe(1);
-      expect(sort.stderr).toContain(say(text.errors.badSort, { sort: 'name', sorts: 'newest、oldest' }));
+      expect(sort.stderr).toContain(say(text.errors.badSort, { sort: 'name', sorts: 'newest|oldest' }));
     });
 
     it('an unknown --status, an unknown option or a stray argument → exit 1 with the syntax', async () => {

@@ -75,7 +75,7 @@ export function dayOption(option: string, value: string | undefined, usage: stri
 export function sortOption(kind: RecordKind, value: string | undefined, usage: string | string[]): string | undefined {
   if (value === undefined) return undefined;
   const names = kind.sorts.map((s) => s.name);
-  if (!names.includes(value)) throw usageError(say(text.errors.badSort, { sort: value, sorts: names.join('、') }), usage);
+  if (!names.includes(value)) throw usageError(say(text.errors.badSort, { sort: value, sorts: names.join('|') }), usage);
   return value;
 }
 
