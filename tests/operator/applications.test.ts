@@ -154,6 +154,49 @@ describe.each(DATABASES)('operator: applications ($name)', ({ kind }) => {
       expect(unknown.stderr).toContain('R00000000-000000');
     });
 
+    it('the web list\'s filters: applied between Japan days (--from/--to), oldest first (--sort), by number (--search); the next page keeps them', async () => {
+      const member = await h.createMember();
+      // Japan days begin at 15:00 UTC the day before.
+      const at = {
+        lastOfMarch: '2025-03-31T14:59:59.000Z',
+        firstOfApril: '2025-03-31T15:00:00.000Z',
+        endOfApril1: '2025-04-01T14:59:59.999Z',
+        secondOfApril: '2025-04-01T15:00:00.000Z',
+      };
+      const made = {} as Record<keyof typeof at, string>;
+      for (const [name, appliedAt] of Object.entries(at)) made[name as keyof typeof at] = (await addApplication(h.db, member.id, { appliedAt })).register_number;
+      const numbers = (out: string[]) => out.slice(2, -1).map((line) => line.split(/\s+/)[0]);
+
+      const day = await run('applications', 'list', '--from', '2025-04-01', '--to', '2025-04-01');
+      expect(day.code, day.stderr).toBe(0);
+      expect(numbers(day.out)).toEqual([made.endOfApril1, made.firstOfApril]);
+      const oldest = await run('applications', 'list', '--from', '2025-04-01', '--sort', 'oldest');
+      expect(numbers(oldest.out)).toEqual([made.firstOfApril, made.endOfApril1, made.secondOfApril]);
+      expect(numbers((await run('applications', 'list', '--to', '2025-03-31')).out)).toEqual([made.lastOfMarch]);
+      expect(numbers((await run('applications', 'list', '--search', made.secondOfApril)).out)).toEqual([made.secondOfApril]);
+
+      // More than a page, oldest first and from a day: every page in that order, the options kept.
+      for (let i = 0; i < 120; i++) await addApplication(h.db, member.id, { appliedAt: new Date(Date.UTC(2025, 3, 2) + i * 1000).toISOString() });
+      const pages = await everyPage(h, 'applications', 'list', '--from', '2025-04-01', '--sort', 'oldest');
+      expect(pages.pages.map((page) => page.length)).toEqual([100, 23]);
+      expect(pages.commands[1]!.slice(0, 6)).toEqual(['applications', 'list', '--from', '2025-04-01', '--sort', 'oldest']);
+      const times = pages.pages.flat().map((line) => line.split(/\s+/).slice(2, 4).join(' '));
+      expect(times).toEqual([...times].sort());
+      expect((await run('applications', 'list', '--from', '2025-04-01', '--sort', 'oldest')).out.at(-1)).toContain('古い順に 100 件');
+    });
+
+    it('a day that is not YYYY-MM-DD or not a date, an undeclared sort → exit 1 with the syntax', async () => {
+      for (const [option, value] of [['--from', '2025-4-1'], ['--to', '2025-02-30'], ['--from', 'today']]) {
+        const res = await run('applications', 'list', option!, value!);
+        expect(res.code, `${option} ${value}`).toBe(1);
+        expect(res.stderr).toContain(say(text.errors.badDay, { option, value }));
+        expect(res.stderr).toContain('[--from YYYY-MM-DD] [--to YYYY-MM-DD]');
+      }
+      const sort = await run('applications', 'list', '--sort', 'name');
+      expect(sort.code).toBe(1);
+      expect(sort.stderr).toContain(say(text.errors.badSort, { sort: 'name', sorts: 'newest|oldest' }));
+    });
+
     it('an unknown --status, an unknown option or a stray argument → exit 1 with the syntax', async () => {
       for (const argv of [['--status', 'done'], ['--status'], ['--state', 'pending'], ['pending']]) {
         const res = await run('applications', 'list', ...argv);

@@ -60,6 +60,21 @@ describe.each(DATABASES)('operator: the audit log ($name)', ({ kind }) => {
     expect(await entriesOf('members', 'show', member.email)).toEqual([expect.objectContaining({ ...actor, action: 'members.view', member_id: member.id })]);
   });
 
+  it('a list of personal data (applications, inquiries) is recorded as the web records it: the filters, the sort, the count; notices are not', async () => {
+    const member = await h.createMember();
+    await addApplication(h.db, member.id);
+    await addInquiry(h.db, { userId: member.id, email: member.email });
+    expect(await entriesOf('applications', 'list', '--status', 'pending', '--from', '2025-04-01', '--sort', 'oldest')).toEqual([
+      expect.objectContaining({ ...actor, action: 'applications.list', member_id: null }),
+    ]);
+    const [applications] = await h.db.selectFrom('audit_log').select('detail').where('action', '=', 'applications.list').execute();
+    expect(JSON.parse(applications!.detail)).toEqual({ filter: { status: 'pending', applied_from: '2025-04-01' }, sort: 'oldest', page: 1, results: 1 });
+    const [inquiries] = await entriesOf('inquiries', 'list', '--status', 'all');
+    expect(inquiries).toMatchObject({ ...actor, action: 'inquiries.list' });
+    expect(JSON.parse(inquiries!.detail)).toEqual({ filter: {}, sort: 'newest', page: 1, results: 1 });
+    expect(await entriesOf('notices', 'list')).toEqual([]);
+  });
+
   it('a refused command leaves no entry', async () => {
     const member = await h.createMember();
     const done = await addApplication(h.db, member.id, { status: 'approved', decidedAt: new Date().toISOString() });

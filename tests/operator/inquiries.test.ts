@@ -26,7 +26,7 @@ const noticeFor = (ticketNo: string) => `お問い合わせ（受付番号：${t
 const ANSWER = '審査には通常5営業日ほどかかります。\n結果はメールでお知らせします。';
 
 const USAGE = {
-  list: 'npm run operator -- inquiries list [--status open|answered|closed|all] [--after <ticketNo>]',
+  list: 'npm run operator -- inquiries list [--status open|answered|closed|all] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--sort newest|oldest] [--after <ticketNo>]',
   show: 'npm run operator -- inquiries show <ticketNo>',
   answer: 'npm run operator -- inquiries answer <ticketNo> --message "…"',
   close: 'npm run operator -- inquiries close <ticketNo>',

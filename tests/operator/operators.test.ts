@@ -2,6 +2,7 @@
 // PostgreSQL: how the first admin is made (add, then the mailed link opens the back office), the
 // add-operator form's rules, refusals that save nothing, and one audit entry per change by the
 // system user at the command line.
+import { randomUUID } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { DATABASES, Harness, setUpOrFail } from '../support/api-harness';
@@ -9,6 +10,8 @@ import { loadConfig } from '../../src/server/config';
 import { runOperator } from '../../src/server/operator/run';
 import { say } from '../../src/server/operator/text';
 import { ADMIN_COOKIE, CSRF_HEADER } from '../../src/server/admin/settings';
+import { listOperators } from '../../src/server/admin/accounts';
+import { RECORD_KINDS } from '../../src/server/admin/records/declarations';
 import { FailingInserts, RecordingOutput, operator, operatorText } from './operator-support';
 
 const text = operatorText;
@@ -200,6 +203,23 @@ describe.each(DATABASES)('operator: operators ($name)', ({ kind }) => {
       const extra = await run('operators', 'list', 'extra');
       expect(extra.code).toBe(1);
       expect(extra.stderr).toContain(say(text.errors.unexpectedArguments, { args: 'extra' }));
+    });
+
+    it('more operators than the declared page (schemas/records/operators.json): every one, in the order they were added (ties by address), as the web answers', async () => {
+      const count = RECORD_KINDS.operators.pageSize * 2 + 5;
+      const rows = Array.from({ length: count }, (_, i) => {
+        // Two by two added in the same millisecond: the tie is broken by the address.
+        const at = new Date(Date.UTC(2025, 3, 1) + Math.floor(i / 2)).toISOString();
+        return { id: randomUUID(), email: `staff-${String(count - i).padStart(4, '0')}@example.com`, name: '事務局 太郎', role: 'secretariat', status: 'invited' as const, password_hash: null, created_at: at, updated_at: at };
+      });
+      await h.db.insertInto('operators').values(rows).execute();
+      const expected = [...rows].sort((x, y) => x.created_at.localeCompare(y.created_at) || x.email.localeCompare(y.email)).map((r) => r.email);
+      const listed = (await listOperators(h.db)).map((o) => o.email);
+      expect(listed).toEqual(expected);
+      const res = await run('operators', 'list');
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.out.slice(2, -1).map((line) => line.split(/\s+/)[0])).toEqual(expected);
+      expect(res.out.at(-1)).toBe(say(text.operators.count, { count }));
     });
   });
 

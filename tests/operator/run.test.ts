@@ -24,13 +24,14 @@ describe('operator: the command line', () => {
       expect(res.code, argv.join(' ')).toBe(0);
       expect(res.stderr).toBe('');
       for (const syntax of [
-        'applications list [--status pending|approved|declined] [--after <registerNumber>]',
+        'applications list [--status pending|approved|declined] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--search <name, e-mail or number>] [--sort newest|oldest] [--after <registerNumber>]',
         'applications approve <registerNumber>',
         'applications decline <registerNumber> [--reason "…"]',
         'notices post --to <email> --message "…"',
         'notices post --all --message "…"',
-        'notices list [--to <email>] [--after <id>]',
-        'inquiries list [--status open|answered|closed|all] [--after <ticketNo>]',
+        'notices list [--to <email>] [--sort newest|oldest] [--after <id>]',
+        'inquiries list [--status open|answered|closed|all] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--sort newest|oldest] [--after <ticketNo>]',
+        'members list [--status active|withdrawn] [--prefecture <prefecture>]',
         'inquiries show <ticketNo>',
         'inquiries answer <ticketNo> --message "…"',
         'inquiries close <ticketNo>',
@@ -58,6 +59,7 @@ describe('operator: the command line', () => {
       'inquiries show',
       'inquiries answer',
       'inquiries close',
+      'members list',
       'members show',
       'outbox list',
       'outbox retry',
@@ -81,7 +83,7 @@ describe('operator: the command line', () => {
   });
 
   it('an unknown group or command → exit 1 naming it, without opening the database', async () => {
-    for (const argv of [['members', 'list'], ['applications'], ['applications', 'delete', 'R20250401-000001'], ['notices', 'remove'], ['inquiries'], ['inquiries', 'reopen', 'Q250401-00001']]) {
+    for (const argv of [['members', 'delete'], ['applications'], ['applications', 'delete', 'R20250401-000001'], ['notices', 'remove'], ['inquiries'], ['inquiries', 'reopen', 'Q250401-00001']]) {
       const res = await run(argv);
       expect(res.code, argv.join(' ')).toBe(1);
       expect(res.stderr).toContain(`不明なコマンドです: ${argv.slice(0, 2).join(' ')}`);

@@ -18,6 +18,8 @@ import { iso, inSeconds, now } from '../services/clock';
 import { canonicalEmail } from '../../shared/canonical-email';
 import { audited, type AuditActor } from './audit';
 import { isRole } from './permissions';
+import { RECORD_KINDS, type RecordKind } from './records/declarations';
+import { listRecords, type ListKey } from './records/list';
 import type { NewOperator } from '../../shared/admin-api';
 import { endOperatorSessions } from './sessions';
 
@@ -68,8 +70,22 @@ export interface Change {
 
 const OPERATOR_COLUMNS = ['id', 'email', 'name', 'role', 'status', 'created_at'] as const;
 
-export function listOperators(db: Db): Promise<Operator[]> {
-  return db.selectFrom('operators').select(OPERATOR_COLUMNS).orderBy('created_at').orderBy('email').execute();
+/** The operators' list as declared (schemas/records/operators.json), with the time each was added. */
+const OPERATORS: RecordKind = { ...RECORD_KINDS.operators, columns: [...RECORD_KINDS.operators.columns, { name: 'created_at' }] };
+
+/** Every operator, in the order they were added: the declared list read by the back office's
+ *  list function (listRecords), page after page from the last row of the one before (keyset),
+ *  so GET /v1/admin/operators and `operators list` keep answering every operator in one list
+ *  (the office's staff: in practice one page). Not recorded: the list shows staff, no member. */
+export async function listOperators(db: Db): Promise<Operator[]> {
+  const operators: Operator[] = [];
+  let after: ListKey | undefined;
+  for (;;) {
+    const page = await listRecords<Operator>(db, undefined, OPERATORS, { filters: {}, ...(after ? { after } : {}) });
+    operators.push(...page.items);
+    if (page.items.length < page.size || !page.last) return operators;
+    after = page.last;
+  }
 }
 
 export function operatorByEmail(db: Db, email: string): Promise<Operator | undefined> {

@@ -2,6 +2,8 @@
 // "registration application" block of my page.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Db } from '../db/connect';
+import { RECORD_KINDS } from '../admin/records/declarations';
+import type { ApplicationItem } from '../../shared/admin-api';
 import type { ApplicationStatus } from '../db/types';
 import type { Mailer } from '../mail/mailer';
 import { createOutbox } from '../mail/outbox';
@@ -12,76 +14,55 @@ import { OperatorError, describeError } from './errors';
 import { operatorMail } from './mail';
 import { nothingSavedOnFailure } from './nothing-saved';
 import { japanTime, table, type Output } from './output';
-import { LIST_PAGE_SIZE, pageOf, printFooter } from './pages';
+import { dayOption, moreLineOf, printFooter, recordsPage, repeated, sortOption } from './pages';
 import { parseOrFail, say, text, usageError } from './text';
 
 const STATUSES: readonly ApplicationStatus[] = ['pending', 'approved', 'declined'];
 const isStatus = (value: string): value is ApplicationStatus => (STATUSES as readonly string[]).includes(value);
 
 const USAGE = {
-  list: 'applications list [--status pending|approved|declined] [--after <registerNumber>]',
+  list: 'applications list [--status pending|approved|declined] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--search <name, e-mail or number>] [--sort newest|oldest] [--after <registerNumber>]',
   approve: 'applications approve <registerNumber>',
   decline: 'applications decline <registerNumber> [--reason "…"]',
 };
 
 export const statusLabel = (status: string) => say(text.statusLabel, { status, label: (text.status as Record<string, string>)[status] ?? status });
 
-function selectApplications(db: Db) {
-  return db
-    .selectFrom('applications')
-    .innerJoin('users', 'users.id', 'applications.user_id')
-    .select([
-      'applications.id',
-      'applications.user_id',
-      'applications.register_number',
-      'applications.status',
-      'applications.applied_at',
-      'applications.decided_at',
-      'users.email',
-      'users.status as member_status',
-      'users.last_name_kanji',
-      'users.first_name_kanji',
-    ]);
-}
+const applications = RECORD_KINDS.applications;
 
-const fullName = (row: { last_name_kanji: string; first_name_kanji: string }) => `${row.last_name_kanji} ${row.first_name_kanji}`;
-
-/** A row's place in the operator's list: newest first, then by register number (descending). */
-export interface ApplicationListKey {
-  applied_at: string;
-  register_number: string;
-}
-
-/** One page of the operator's list: `limit` applications (of `status`, or all; pending ones of
- *  members only) after `after`,
- *  one range of the index applications_list / applications_status_list (migration 013). */
-export function applicationListQuery(db: Db, status: ApplicationStatus | undefined, after: ApplicationListKey | undefined, limit: number) {
-  const filtered = status ? selectApplications(db).where('applications.status', '=', status) : selectApplications(db);
-  // A withdrawn member's application is not pending any more (as in the back office's list).
-  const query = status === 'pending' ? filtered.where('users.status', '=', 'active') : filtered;
-  const ranged = after
-    ? query
-        .where('applications.applied_at', '<=', after.applied_at)
-        .where((eb) => eb.or([eb('applications.applied_at', '<', after.applied_at), eb('applications.register_number', '<', after.register_number)]))
-    : query;
-  return ranged.orderBy('applications.applied_at', 'desc').orderBy('applications.register_number', 'desc').limit(limit);
-}
-
+/** The list as the back office's (schemas/records/applications.json, listRecords): of a status
+ *  or all (a withdrawn member's application is not pending), applied between two Japan days,
+ *  found by name, e-mail or number, newest or oldest first; the view is recorded. */
 export const listApplications: CommandRun = async (db, _mailer, args, output) => {
   const { values, positionals } = parseOrFail(
-    () => parseArgs({ args, options: { status: { type: 'string' }, after: { type: 'string' } }, allowPositionals: true, strict: true }),
+    () =>
+      parseArgs({
+        args,
+        options: { status: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, search: { type: 'string' }, sort: { type: 'string' }, after: { type: 'string' } },
+        allowPositionals: true,
+        strict: true,
+      }),
     USAGE.list,
   );
   if (positionals.length > 0) throw usageError(say(text.errors.unexpectedArguments, { args: positionals.join(' ') }), USAGE.list);
   const { status } = values;
   if (status !== undefined && !isStatus(status)) throw usageError(say(text.errors.badStatus, { status }), USAGE.list);
+  const from = dayOption('from', values.from, USAGE.list);
+  const to = dayOption('to', values.to, USAGE.list);
+  const sort = sortOption(applications, values.sort, USAGE.list);
+  const search = values.search?.trim() || undefined;
   const afterNumber = values.after?.trim().toUpperCase();
-  const after = afterNumber
-    ? await db.selectFrom('applications').select(['applied_at', 'register_number']).where('register_number', '=', afterNumber).executeTakeFirst()
-    : undefined;
-  if (afterNumber && !after) throw usageError(say(text.errors.unknownAfter, { value: afterNumber }), USAGE.list);
 
-  const { shown: rows, more } = pageOf(await applicationListQuery(db, status, after, LIST_PAGE_SIZE + 1).execute());
+  const { shown: rows, more } = await recordsPage<ApplicationItem>(
+    db,
+    applications,
+    {
+      filters: { status, applied_from: from, applied_to: to, q: search },
+      ...(sort ? { sort } : {}),
+      ...(afterNumber ? { after: { column: 'applications.register_number', value: afterNumber } } : {}),
+    },
+    USAGE.list,
+  );
   if (rows.length === 0) {
     output.out(text.applications.none);
     return;
@@ -94,14 +75,14 @@ export const listApplications: CommandRun = async (db, _mailer, args, output) =>
       statusLabel(row.status),
       japanTime(row.applied_at),
       japanTime(row.decided_at),
-      fullName(row),
+      row.name,
       row.email,
       row.member_status === 'active' ? '' : text.applications.memberWithdrawn,
     ]),
   );
   for (const line of lines) output.out(line);
-  const next = () => ['applications', 'list', ...(status ? ['--status', status] : []), '--after', rows.at(-1)!.register_number];
-  printFooter(output, text.applications.count, rows.length, more, next);
+  const next = () => ['applications', 'list', ...repeated({ status, from, to, search, sort }), '--after', rows.at(-1)!.register_number];
+  printFooter(output, text.applications.count, rows.length, more, next, moreLineOf(sort ?? ''));
 };
 
 function registerNumberArg(args: string[], usage: string, options: ParseArgsConfig['options'] = {}) {

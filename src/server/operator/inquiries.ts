@@ -4,6 +4,8 @@
 // an inquiry from open to answered and closed there (the labels members see are in messages/).
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Db } from '../db/connect';
+import { RECORD_KINDS, type RecordKind } from '../admin/records/declarations';
+import type { InquiryItem } from '../../shared/admin-api';
 import type { InquiryStatus } from '../db/types';
 import { masterOptions, type MasterName } from '../masters';
 import { createOutbox } from '../mail/outbox';
@@ -14,7 +16,7 @@ import { OperatorError, describeError } from './errors';
 import { operatorMail } from './mail';
 import { nothingSavedOnFailure } from './nothing-saved';
 import { align, japanTime, table } from './output';
-import { LIST_PAGE_SIZE, pageOf, printFooter } from './pages';
+import { dayOption, moreLineOf, printFooter, recordsPage, repeated, sortOption } from './pages';
 import { parseOrFail, say, text, usageError } from './text';
 
 const STATUSES: readonly InquiryStatus[] = ['open', 'answered', 'closed'];
@@ -24,7 +26,7 @@ const isStatus = (value: string): value is InquiryStatus => (STATUSES as readonl
 const EXCERPT_LENGTH = 30;
 
 const USAGE = {
-  list: 'inquiries list [--status open|answered|closed|all] [--after <ticketNo>]',
+  list: 'inquiries list [--status open|answered|closed|all] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--sort newest|oldest] [--after <ticketNo>]',
   show: 'inquiries show <ticketNo>',
   answer: 'inquiries answer <ticketNo> --message "…"',
   close: 'inquiries close <ticketNo>',
@@ -66,7 +68,7 @@ type InquiryRow = NonNullable<Awaited<ReturnType<ReturnType<typeof selectInquiri
 const senderName = (row: InquiryRow) => `${row.last_name_kanji} ${row.first_name_kanji}`;
 
 /** Member, withdrawn member or visitor (labels from messages/). */
-function senderKind(row: InquiryRow): string {
+function senderKind(row: Pick<InquiryRow, 'user_id' | 'member_status'>): string {
   if (row.user_id === null) return t.visitor;
   return row.member_status === 'active' ? t.member : t.memberWithdrawn;
 }
@@ -100,45 +102,52 @@ async function findInquiry(db: Db, ticketNo: string, unchanged: boolean): Promis
   return row;
 }
 
-/** A row's place in the operator's list: newest first, then by ticket number (descending). */
-export interface InquiryListKey {
-  created_at: string;
-  ticket_no: string;
-}
+/** The back office's inquiry list (schemas/records/inquiries.json) with what the command line
+ *  prints beside its columns: the content's start and whether the sender is a member (the rows
+ *  of the same query carry them; listRecords adds a declared column the item lacks). */
+const inquiries: RecordKind = {
+  ...RECORD_KINDS.inquiries,
+  columns: [...RECORD_KINDS.inquiries.columns, { name: 'content' }, { name: 'member_status' }],
+};
 
-/** One page of the operator's list: `limit` inquiries of `status` (or all) after `after`, one
- *  range of the index inquiries_list / inquiries_status_list (migration 013). */
-export function inquiryListQuery(db: Db, status: InquiryStatus | 'all', after: InquiryListKey | undefined, limit: number) {
-  const query = status === 'all' ? selectInquiries(db) : selectInquiries(db).where('inquiries.status', '=', status);
-  const ranged = after
-    ? query
-        .where('inquiries.created_at', '<=', after.created_at)
-        .where((eb) => eb.or([eb('inquiries.created_at', '<', after.created_at), eb('inquiries.ticket_no', '<', after.ticket_no)]))
-    : query;
-  return ranged.orderBy('inquiries.created_at', 'desc').orderBy('inquiries.ticket_no', 'desc').limit(limit);
-}
+type ListedInquiry = InquiryItem & { content: string; member_status: InquiryRow['member_status'] };
 
+/** The list as the back office's (listRecords): of a status (open unless told otherwise, `all`
+ *  for every one), received between two Japan days, newest or oldest first; the view is recorded. */
 export const listInquiries: CommandRun = async (db, _mailer, args, output) => {
   const { values, positionals } = parseOrFail(
-    () => parseArgs({ args, options: { status: { type: 'string' }, after: { type: 'string' } }, allowPositionals: true, strict: true }),
+    () =>
+      parseArgs({
+        args,
+        options: { status: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, sort: { type: 'string' }, after: { type: 'string' } },
+        allowPositionals: true,
+        strict: true,
+      }),
     USAGE.list,
   );
   if (positionals.length > 0) throw usageError(say(text.errors.unexpectedArguments, { args: positionals.join(' ') }), USAGE.list);
   // As the member's inquiry history: open unless told otherwise, `all` for every status.
   const status = values.status ?? 'open';
   if (status !== 'all' && !isStatus(status)) throw usageError(say(text.errors.badInquiryStatus, { status }), USAGE.list);
+  const from = dayOption('from', values.from, USAGE.list);
+  const to = dayOption('to', values.to, USAGE.list);
+  const sort = sortOption(inquiries, values.sort, USAGE.list);
   const afterTicket = values.after?.trim().toUpperCase();
-  const after = afterTicket
-    ? await db.selectFrom('inquiries').select(['created_at', 'ticket_no']).where('ticket_no', '=', afterTicket).executeTakeFirst()
-    : undefined;
-  if (afterTicket && !after) throw usageError(say(text.errors.unknownAfter, { value: afterTicket }), USAGE.list);
 
-  const { shown: rows, more } = pageOf(await inquiryListQuery(db, status, after, LIST_PAGE_SIZE + 1).execute());
+  const { shown: rows, more } = await recordsPage<ListedInquiry>(
+    db,
+    inquiries,
+    {
+      filters: { status: status === 'all' ? undefined : status, received_from: from, received_to: to },
+      ...(sort ? { sort } : {}),
+      ...(afterTicket ? { after: { column: 'inquiries.ticket_no', value: afterTicket } } : {}),
+    },
+    USAGE.list,
+  );
   if (rows.length === 0) {
     output.out(t.none);
     return;
   }
-  const typeLabel = await labels(db, 'inquiry_type');
   const c = t.columns;
   const lines = table(
     [c.ticketNo, c.status, c.receivedAt, c.type, c.name, c.email, c.sender, c.content],
@@ -146,15 +155,16 @@ export const listInquiries: CommandRun = async (db, _mailer, args, output) => {
       row.ticket_no,
       inquiryStatusLabel(row.status),
       japanTime(row.created_at),
-      typeLabel(row.inquiry_type),
-      senderName(row),
+      row.inquiry_type_label,
+      row.name,
       row.email,
-      senderKind(row),
+      senderKind({ user_id: row.member_id, member_status: row.member_status }),
       excerpt(row.content),
     ]),
   );
   for (const line of lines) output.out(line);
-  printFooter(output, t.count, rows.length, more, () => ['inquiries', 'list', '--status', status, '--after', rows.at(-1)!.ticket_no]);
+  const next = () => ['inquiries', 'list', ...repeated({ status, from, to, sort }), '--after', rows.at(-1)!.ticket_no];
+  printFooter(output, t.count, rows.length, more, next, moreLineOf(sort ?? ''));
 };
 
 /** A block of free text (content, answer), each of its lines indented under its heading. */

@@ -2,6 +2,8 @@
 // to every member (user_id null), exactly as GET /v1/user/notification reads them.
 import { parseArgs } from 'node:util';
 import type { Db } from '../db/connect';
+import { RECORD_KINDS } from '../admin/records/declarations';
+import type { NoticeItem } from '../../shared/admin-api';
 import { sendNotice } from '../admin/services/notices';
 import { cliWho } from '../admin/services/common';
 import { canonicalEmail } from '../../shared/canonical-email';
@@ -10,12 +12,21 @@ import { OperatorError } from './errors';
 import { japanTime, table } from './output';
 import { parseOrFail, say, text, usageError } from './text';
 import { nothingSavedOnFailure } from './nothing-saved';
-import { LIST_PAGE_SIZE, pageOf, printFooter } from './pages';
+import { LIST_PAGE_SIZE, moreLineOf, pageOf, printFooter, recordsPage, repeated, sortOption } from './pages';
 import { noticesFor, type NoticeKey } from '../notices';
+
+/** A notice as the list prints it. */
+interface NoticeLine {
+  id: string;
+  created_at: string;
+  message: string;
+  user_id: string | null;
+  email: string | null;
+}
 
 const USAGE = {
   post: ['notices post --to <email> --message "…"', 'notices post --all --message "…"'],
-  list: 'notices list [--to <email>] [--after <id>]',
+  list: 'notices list [--to <email>] [--sort newest|oldest] [--after <id>]',
 };
 
 async function activeMember(db: Db, email: string) {
@@ -51,21 +62,6 @@ export const postNotice: CommandRun = async (db, _mailer, args, output) => {
   output.out(to ? say(text.notices.postedTo, { email: to, message }) : say(text.notices.postedAll, { message }));
 };
 
-/** One page of every notice, newest first (ties: id, descending), after `after`: one range of
- *  the index notifications_list (migration 013). */
-export function noticeListQuery(db: Db, after: NoticeKey | undefined, limit: number) {
-  const query = db
-    .selectFrom('notifications')
-    .leftJoin('users', 'users.id', 'notifications.user_id')
-    .select(['notifications.id', 'notifications.created_at', 'notifications.message', 'notifications.user_id', 'users.email']);
-  const ranged = after
-    ? query
-        .where('notifications.created_at', '<=', after.created_at)
-        .where((eb) => eb.or([eb('notifications.created_at', '<', after.created_at), eb('notifications.id', '<', after.id)]))
-    : query;
-  return ranged.orderBy('notifications.created_at', 'desc').orderBy('notifications.id', 'desc').limit(limit);
-}
-
 /** What the member at `email` reads on my page: their own notices and every broadcast, a page
  *  and one more. A withdrawn member's past notices are listed too (the address may belong to
  *  several accounts). */
@@ -79,18 +75,32 @@ async function noticesOfAddress(db: Db, email: string, after: NoticeKey | undefi
 
 export const listNotices: CommandRun = async (db, _mailer, args, output) => {
   const { values, positionals } = parseOrFail(
-    () => parseArgs({ args, options: { to: { type: 'string' }, after: { type: 'string' } }, allowPositionals: true, strict: true }),
+    () => parseArgs({ args, options: { to: { type: 'string' }, sort: { type: 'string' }, after: { type: 'string' } }, allowPositionals: true, strict: true }),
     USAGE.list,
   );
   if (positionals.length > 0) throw usageError(say(text.errors.unexpectedArguments, { args: positionals.join(' ') }), USAGE.list);
   const to = values.to?.trim();
   if (values.to !== undefined && !to) throw usageError(text.errors.emailRequired, USAGE.list);
   const afterId = values.after?.trim();
-  const after = afterId ? await db.selectFrom('notifications').select(['created_at', 'id']).where('id', '=', afterId).executeTakeFirst() : undefined;
-  if (afterId && !after) throw usageError(say(text.errors.unknownAfter, { value: afterId }), USAGE.list);
+  const sort = sortOption(RECORD_KINDS.notices, values.sort, USAGE.list);
 
-  const found = to ? await noticesOfAddress(db, to, after) : await noticeListQuery(db, after, LIST_PAGE_SIZE + 1).execute();
-  const { shown: rows, more } = pageOf(found);
+  let found: { shown: NoticeLine[]; more: boolean };
+  if (to) {
+    // What that member reads on my page (the member side's own query).
+    const after = afterId ? await db.selectFrom('notifications').select(['created_at', 'id']).where('id', '=', afterId).executeTakeFirst() : undefined;
+    if (afterId && !after) throw usageError(say(text.errors.unknownAfter, { value: afterId }), USAGE.list);
+    found = pageOf(await noticesOfAddress(db, to, after));
+  } else {
+    // Every notice, as the back office's list (schemas/records/notices.json, listRecords).
+    const page = await recordsPage<NoticeItem>(db, RECORD_KINDS.notices, { filters: {}, ...(sort ? { sort } : {}), ...(afterId ? { after: { column: 'notifications.id', value: afterId } } : {}) }, USAGE.list);
+    const ids = [...new Set(page.shown.flatMap((item) => (item.member_id ? [item.member_id] : [])))];
+    const emails = new Map(ids.length === 0 ? [] : (await db.selectFrom('users').select(['id', 'email']).where('id', 'in', ids).execute()).map((u) => [u.id, u.email]));
+    found = {
+      more: page.more,
+      shown: page.shown.map((item) => ({ id: item.id, created_at: item.publish_at, message: item.message, user_id: item.member_id ?? null, email: item.member_id ? (emails.get(item.member_id) ?? null) : null })),
+    };
+  }
+  const { shown: rows, more } = found;
   if (rows.length === 0) {
     output.out(text.notices.none);
     return;
@@ -101,7 +111,8 @@ export const listNotices: CommandRun = async (db, _mailer, args, output) => {
     rows.map((row) => [japanTime(row.created_at), row.user_id === null ? text.notices.everyone : (row.email ?? row.user_id), row.message]),
   );
   for (const line of lines) output.out(line);
-  printFooter(output, text.notices.count, rows.length, more, () => ['notices', 'list', ...(to ? ['--to', to] : []), '--after', rows.at(-1)!.id]);
+  const next = () => ['notices', 'list', ...repeated({ to, sort: to ? undefined : sort }), '--after', rows.at(-1)!.id];
+  printFooter(output, text.notices.count, rows.length, more, next, moreLineOf(to ? '' : (sort ?? '')));
 };
 
 export const noticeCommands: Command[] = [
