@@ -87,7 +87,7 @@ export function Done({ message }: { message?: string }) {
 }
 
 /** The pages of a list: its count, or when the API's count stopped at its bound (`bounded`)
- *  「1,000件以上」, with a next page while the page is full (`more`). */
+ *  records.countBound, with a next page while the page is full (`more`). */
 export function Pager({ page, size, total, bounded = false, more = false, onPage }: { page: number; size: number; total: number; bounded?: boolean; more?: boolean; onPage: (page: number) => void }) {
   const pages = Math.max(1, Math.ceil(total / size));
   const last = bounded ? !more : page >= pages;

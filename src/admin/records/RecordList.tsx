@@ -1,6 +1,6 @@
 // The one list screen of the back office: any kind schemas/records/<kind>.json declares, with its
 // filters (kept in the page's URL), its sort, a table of its columns (the linked one opens the
-// row's detail), the pager with the count (「1,000件以上」 when the API's count stopped at its
+// row's detail), the pager with the count (records.countBound when the API's count stopped at its
 // bound) and an empty state. A screen adds only what is particular to it: a cell drawn its own
 // way, a column of actions.
 import { useEffect, useState, type ReactNode } from 'react';
@@ -91,7 +91,7 @@ function Cell({ kind, column, row }: { kind: RecordKind; column: ColumnDecl; row
 }
 
 /** A kind's filters as a form: selects and the consent box apply at once, text, search and dates
- *  with the form's button (or Enter); 「今日」 sets a day period to today. Its controls keep
+ *  with the form's button (or Enter); records.today sets a day period to today. Its controls keep
  *  their place (and focus) while the list loads again. `sorts`: offer the kind's sort orders. */
 export function RecordFilters({ kind, filters, onApply, sorts = false }: { kind: RecordKind; filters: FilterDecl[]; onApply: (changes: Record<string, string>) => void; sorts?: boolean }) {
   const [params] = useSearchParams();
@@ -99,7 +99,7 @@ export function RecordFilters({ kind, filters, onApply, sorts = false }: { kind:
   const fromUrl = () => Object.fromEntries(filters.flatMap((filter) => paramsOf(filter).map((param) => [param, urlValue(filter, param, params)])));
   const [draft, setDraft] = useState<Record<string, string>>(fromUrl);
   const key = params.toString();
-  // The URL changed (a link, back, 「条件を解除」): the controls show what it holds.
+  // The URL changed (a link, back, records.clear): the controls show what it holds.
   // eslint-disable-next-line react-hooks/exhaustive-deps
   useEffect(() => setDraft(fromUrl()), [key]);
   const edit = (param: string, value: string) => setDraft((old) => ({ ...old, [param]: value }));

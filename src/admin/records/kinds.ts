@@ -53,7 +53,7 @@ export function messageAt(key: string): string {
   return typeof found === 'string' ? found : key;
 }
 
-/** The label of an option of a label group ("applicationStatus" → "pending" → 審査待ち). */
+/** The label of an option of a label group ("applicationStatus" → "pending" → its label). */
 export function optionLabel(group: string | undefined, value: string): string {
   return (group && (text.labels as Record<string, Record<string, string> | undefined>)[group]?.[value]) || value;
 }
@@ -93,7 +93,7 @@ export function filterQuery(kind: RecordKind, params: URLSearchParams, filters =
 /** The page's URL values of a kind's filters, sort and page, as one key (a change loads again). */
 export const pageNumber = (params: URLSearchParams) => Math.max(1, Number(params.get('page') ?? 1) || 1);
 
-/** Today in Japan as YYYY-MM-DD (a day period's 「今日」). */
+/** Today in Japan as YYYY-MM-DD (a day period's records.today). */
 export function japanToday(now = new Date()): string {
   return new Date(now.getTime() + 9 * 3600_000).toISOString().slice(0, 10);
 }
