@@ -124,7 +124,7 @@ test.describe("a clerk's day", () => {
     }
     await page.getByRole('navigation', { name: admin.common.menu }).getByRole('link', { name: title('applications') }).click();
     await page.getByRole('searchbox').fill(member.email);
-    await page.getByRole('button', { name: admin.common.search }).click();
+    await page.getByRole('button', { name: admin.records.filter }).click();
     await expectAccessible(page, 'applications list');
     await page.getByRole('link', { name: application.register_number }).click();
     await expect(page.getByRole('heading', { name: admin.applications.profile })).toBeVisible();
@@ -189,7 +189,7 @@ test.describe("a clerk's day", () => {
     // Export members: columns chosen, the CSV downloads with a BOM.
     await page.goto(`${E2E.appUrl}/admin/members/export`);
     await expectAccessible(page, 'member export');
-    await page.getByRole('checkbox').first().check();
+    await page.getByRole('checkbox', { name: 'メールアドレス' }).check();
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: submitText('admin-member-export') }).click();
     const file = await (await download).path();

@@ -16,6 +16,9 @@ export function count(value: number | null | undefined, floor: number): string {
   return value === null || value === undefined ? text.stats.underFloor.replace('{floor}', String(floor)) : value.toLocaleString('ja-JP');
 }
 
+/** A list's count as the API gave it: records.countBound when the count stopped at its bound. */
+export const boundedCount = (page: { total: number; bounded?: boolean }) => (page.bounded ? text.records.countBound : page.total.toLocaleString('ja-JP'));
+
 /** A datetime-local value (Japan time, "2026-04-01T09:00") as ISO with the +09:00 offset. */
 export function japanLocalToIso(value: string | undefined): string | undefined {
   if (!value) return undefined;

@@ -86,15 +86,18 @@ export function Done({ message }: { message?: string }) {
   );
 }
 
-export function Pager({ page, size, total, onPage }: { page: number; size: number; total: number; onPage: (page: number) => void }) {
+/** The pages of a list: its count, or when the API's count stopped at its bound (`bounded`)
+ *  records.countBound, with a next page while the page is full (`more`). */
+export function Pager({ page, size, total, bounded = false, more = false, onPage }: { page: number; size: number; total: number; bounded?: boolean; more?: boolean; onPage: (page: number) => void }) {
   const pages = Math.max(1, Math.ceil(total / size));
+  const last = bounded ? !more : page >= pages;
   return (
     <nav className="pager" aria-label={text.common.pager}>
       <button type="button" className="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
         {text.common.previous}
       </button>
-      <span>{format(text.common.pageOf, { page, pages, total })}</span>
-      <button type="button" className="button" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+      <span aria-live="polite">{bounded ? format(text.records.pageOfBound, { page }) : format(text.common.pageOf, { page, pages, total })}</span>
+      <button type="button" className="button" disabled={last} onClick={() => onPage(page + 1)}>
         {text.common.next}
       </button>
     </nav>

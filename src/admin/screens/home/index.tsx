@@ -6,6 +6,7 @@ import { format } from '../../../shared/format';
 import type { ApplicationItem, InquiryItem, Page } from '../../../shared/admin-api';
 import { adminCall } from '../../api';
 import { menuFor, mayOpen } from '../../catalogue';
+import { boundedCount } from '../../format';
 import { useSession } from '../../session';
 import { useLoad } from '../../ui';
 
@@ -16,8 +17,8 @@ export default function HomeScreen() {
     async () =>
       office
         ? {
-            applications: (await adminCall<Page<ApplicationItem>>('get', '/applications', { query: { status: 'pending', page: 1, size: 1 } })).total,
-            inquiries: (await adminCall<Page<InquiryItem>>('get', '/inquiries', { query: { status: 'open', page: 1, size: 1 } })).total,
+            applications: await adminCall<Page<ApplicationItem>>('get', '/applications', { query: { status: 'pending', page: 1, size: 1 } }),
+            inquiries: await adminCall<Page<InquiryItem>>('get', '/inquiries', { query: { status: 'open', page: 1, size: 1 } }),
           }
         : undefined,
     String(office),
@@ -30,14 +31,14 @@ export default function HomeScreen() {
         <ul className="tiles">
           <li>
             <Link className="tile" to="/applications?status=pending">
-              <span className="tile__count">{waiting.data.applications}</span>
-              {text.home.pendingApplications}
+              <span className="tile__count">{boundedCount(waiting.data.applications)}</span>
+              {waiting.data.applications.bounded ? text.home.pendingApplicationsBound : text.home.pendingApplications}
             </Link>
           </li>
           <li>
             <Link className="tile" to="/inquiries?status=open">
-              <span className="tile__count">{waiting.data.inquiries}</span>
-              {text.home.openInquiries}
+              <span className="tile__count">{boundedCount(waiting.data.inquiries)}</span>
+              {waiting.data.inquiries.bounded ? text.home.openInquiriesBound : text.home.openInquiries}
             </Link>
           </li>
         </ul>

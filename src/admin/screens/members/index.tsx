@@ -1,93 +1,62 @@
-// Members: search, one member in full (the API records the view), and at members/export the
-// CSV of members who agreed to mail, with the columns chosen from the record's fields.
+// Members: the list (schemas/records/members.json: browsable newest first, by status, prefecture,
+// registration day, mail consent, a search), one member in full (the API records the view), and
+// at members/export the CSV of the members the list's filters give (without any, the active
+// members who agreed to mail), with the columns chosen from the record's fields.
 import { useState } from 'react';
 import { Link, useLocation, useParams, useSearchParams } from 'react-router-dom';
 import * as exportForm from 'virtual:form/admin-member-export';
 import text from '../../../../messages/admin.ja.json';
 import { SchemaForm } from '../../../engine/SchemaForm';
-import type { ExportColumn, MemberDetail, MemberItem, Page } from '../../../shared/admin-api';
+import type { ExportColumn, MemberDetail, MemberItem } from '../../../shared/admin-api';
 import { adminCall, adminDownload } from '../../api';
-import { pageSizeOf } from '../../catalogue';
 import { format } from '../../../shared/format';
 import { formatDateTime, label } from '../../format';
 import { datedFileName, saveFile } from '../../save-file';
-import { Done, Facts, Failure, Loading, Pager, failureText, useDraft, useLoad } from '../../ui';
-
-const SIZE = pageSizeOf('members');
+import { Done, Facts, Failure, Loading, failureText, useDraft, useLoad } from '../../ui';
+import { filterQuery, messageAt, optionLabel, paramsOf, RECORD_KINDS } from '../../records/kinds';
+import { RecordFilters, RecordList, urlOf } from '../../records/RecordList';
 
 export default function MembersScreen() {
   const { id } = useParams();
   const { pathname } = useLocation();
   if (/\/members\/export\/?$/.test(pathname)) return <MemberExport />;
-  return id ? <Member id={id} /> : <MemberSearch />;
+  return id ? <Member id={id} /> : <MemberList />;
 }
 
-function MemberSearch() {
-  const [params, setParams] = useSearchParams();
-  const q = params.get('q') ?? '';
-  const page = Number(params.get('page') ?? 1) || 1;
-  // Each search is recorded (members.search): none runs before the operator asks.
-  const list = useLoad(() => (q ? adminCall<Page<MemberItem>>('get', '/members', { query: { q, page, size: SIZE } }) : Promise.resolve(undefined)), `${q}|${page}`);
+/** The members' list, newest first without a search; the export link takes its filters along. */
+function MemberList() {
+  const [params] = useSearchParams();
+  const exported = new URLSearchParams(filterQueryOf(params));
   return (
     <>
       <p>
-        <Link to="/members/export">{text.members.toExport}</Link>
+        <Link to={`/members/export${exported.size ? `?${exported}` : ''}`}>{text.members.toExport}</Link>
       </p>
-      <form
-        className="filters"
-        role="search"
-        onSubmit={(event) => {
-          event.preventDefault();
-          setParams({ q: String(new FormData(event.currentTarget).get('q') ?? '').trim(), page: '1' });
-        }}
-      >
-        <label>
-          {text.members.search}
-          <input name="q" type="search" defaultValue={q} placeholder={text.members.searchPlaceholder} />
-        </label>
-        <button type="submit" className="button">
-          {text.common.search}
-        </button>
-      </form>
       <p className="muted">{text.members.recorded}</p>
-      {list.loading && q && <Loading />}
-      <Failure message={list.error} />
-      {list.data && (
-        <>
-          {list.data.items.length === 0 ? (
-            <p>{text.common.empty}</p>
-          ) : (
-            <table className="table">
-              <caption className="visually-hidden">{text.members.caption}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{text.fields.registerNumber}</th>
-                  <th scope="col">{text.fields.name}</th>
-                  <th scope="col">{text.fields.email}</th>
-                  <th scope="col">{text.fields.memberStatus}</th>
-                  <th scope="col">{text.fields.registeredAt}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.items.map((row) => (
-                  <tr key={row.id}>
-                    <td>{row.register_number ?? ''}</td>
-                    <td>
-                      <Link to={`/members/${encodeURIComponent(row.id)}`}>{row.name}</Link>
-                    </td>
-                    <td>{row.email}</td>
-                    <td>{label('memberStatus', row.status)}</td>
-                    <td>{formatDateTime(row.registered_at)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-          <Pager page={page} size={SIZE} total={list.data.total} onPage={(p) => setParams({ q, page: String(p) })} />
-        </>
-      )}
+      <RecordList<MemberItem> kind={KIND} />
     </>
   );
+}
+
+const KIND = RECORD_KINDS.members;
+/** The export takes the list's filters but the search. */
+const EXPORT_FILTERS = KIND.filters.filter((f) => f.type !== 'search');
+const filterQueryOf = (params: URLSearchParams) => filterQuery(KIND, params, EXPORT_FILTERS);
+
+/** Which members the file will hold, in words: the filters set, or the export's default. */
+function exportScope(query: Record<string, string>): string {
+  const parts = EXPORT_FILTERS.flatMap((filter) => {
+    const values = paramsOf(filter).map((param) => query[param] ?? '');
+    if (values.every((v) => !v)) return [];
+    const value =
+      filter.type === 'period'
+        ? format(text.records.periodValue, { from: values[0] ?? '', to: values[1] ?? '' })
+        : filter.type === 'flag'
+          ? text.records.mailAgreed
+          : optionLabel(filter.labels, values[0]!);
+    return [format(text.audit.detailPair, { label: messageAt(filter.label), value })];
+  });
+  return parts.length ? parts.join(text.audit.listSeparator) : text.records.exportDefault;
 }
 
 function Member({ id }: { id: string }) {
@@ -155,6 +124,8 @@ function Member({ id }: { id: string }) {
 }
 
 function MemberExport() {
+  const [params, setParams] = useSearchParams();
+  const filters = filterQueryOf(params);
   const columns = useLoad(() => adminCall<ExportColumn[]>('get', '/members/export-columns'), 'columns');
   const draft = useDraft<{ columns: string[] }>('member-export');
   const [started, setStarted] = useState<string>();
@@ -167,7 +138,7 @@ function MemberExport() {
     setStarted(undefined);
     setFailed(undefined);
     try {
-      const { blob, fileName } = await adminDownload('/members/export.csv', { columns: chosen.join(',') });
+      const { blob, fileName } = await adminDownload('/members/export.csv', { ...filters, columns: chosen.join(',') });
       saveFile(blob, fileName ?? datedFileName('members', 'csv'));
       setStarted(text.members.exportStarted);
     } catch (failure) {
@@ -184,6 +155,13 @@ function MemberExport() {
         <Link to="/members">{text.members.backToSearch}</Link>
       </p>
       <p className="lead">{text.members.exportLead}</p>
+      <section className="card" aria-labelledby="export-filters">
+        <h2 id="export-filters">{text.records.exportFilters}</h2>
+        <RecordFilters kind={KIND} filters={EXPORT_FILTERS} onApply={(changes) => setParams((old) => urlOf(KIND, { ...Object.fromEntries(old), ...changes }), { replace: true })} />
+        <p className="export-scope" role="status">
+          {format(text.records.exportScope, { scope: exportScope(filters) })}
+        </p>
+      </section>
       <Done message={started} />
       <Failure message={failed} />
       <section className="card">

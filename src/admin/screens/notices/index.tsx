@@ -1,19 +1,18 @@
 // Notices: those sent and scheduled (retract one), and at notices/new a notice to one member or
 // to all, with a preview as on my page and the number of recipients before it is sent.
 import { useState } from 'react';
-import { Link, useLocation, useSearchParams } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
 import * as noticeForm from 'virtual:form/admin-notice';
 import text from '../../../../messages/admin.ja.json';
 import { SchemaForm } from '../../../engine/SchemaForm';
 import { format } from '../../../shared/format';
 import type { FieldErrors } from '../../../shared/validation/field-errors';
-import type { NoticeInput, NoticeItem, NoticePreview, Page } from '../../../shared/admin-api';
+import type { NoticeInput, NoticeItem, NoticePreview } from '../../../shared/admin-api';
 import { adminCall, AdminFailure } from '../../api';
-import { pageSizeOf } from '../../catalogue';
-import { formatDateTime, japanLocalToIso, label } from '../../format';
-import { ConfirmDialog, Done, Failure, failureText, Loading, Pager, useDraft, useLoad } from '../../ui';
-
-const SIZE = pageSizeOf('notices');
+import { formatDateTime, japanLocalToIso } from '../../format';
+import { RECORD_KINDS } from '../../records/kinds';
+import { RecordList } from '../../records/RecordList';
+import { ConfirmDialog, Done, Failure, failureText, useDraft } from '../../ui';
 
 export default function NoticesScreen() {
   const { pathname } = useLocation();
@@ -21,9 +20,7 @@ export default function NoticesScreen() {
 }
 
 function NoticeList() {
-  const [params, setParams] = useSearchParams();
-  const page = Number(params.get('page') ?? 1) || 1;
-  const list = useLoad(() => adminCall<Page<NoticeItem>>('get', '/notices', { query: { page, size: SIZE } }), String(page));
+  const [round, setRound] = useState(0);
   const [retracting, setRetracting] = useState<NoticeItem>();
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string>();
@@ -36,48 +33,26 @@ function NoticeList() {
         </Link>
       </p>
       <Done message={done} />
-      <Failure message={failure ?? list.error} />
-      {list.loading && <Loading />}
-      {list.data && (
-        <>
-          {list.data.items.length === 0 ? (
-            <p>{text.common.empty}</p>
-          ) : (
-            <table className="table">
-              <caption className="visually-hidden">{text.notices.caption}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{text.fields.publishAt}</th>
-                  <th scope="col">{text.fields.audience}</th>
-                  <th scope="col">{text.fields.message}</th>
-                  <th scope="col">{text.fields.status}</th>
-                  <th scope="col">{text.fields.operator}</th>
-                  <th scope="col">{text.common.actions}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.items.map((row) => (
-                  <tr key={row.id}>
-                    <td>{formatDateTime(row.publish_at)}</td>
-                    <td>{row.audience === 'all' ? text.notices.toAll : format(text.notices.toOne, { name: row.member_name ?? '', number: row.register_number ?? '' })}</td>
-                    <td className="pre">{row.message}</td>
-                    <td>{label('noticeStatus', row.status)}</td>
-                    <td>{row.created_by}</td>
-                    <td>
-                      {row.status !== 'retracted' && (
-                        <button type="button" className="button button--small" onClick={() => setRetracting(row)}>
-                          {text.notices.retract}
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-          <Pager page={page} size={SIZE} total={list.data.total} onPage={(p) => setParams({ page: String(p) })} />
-        </>
-      )}
+      <Failure message={failure} />
+      <RecordList<NoticeItem>
+        kind={RECORD_KINDS.notices}
+        round={round}
+        cells={{
+          audience: (row) => (row.audience === 'all' ? text.notices.toAll : format(text.notices.toOne, { name: row.member_name ?? '', number: row.register_number ?? '' })),
+          message: (row) => <span className="pre">{row.message}</span>,
+        }}
+        extraColumns={[
+          {
+            header: text.common.actions,
+            cell: (row) =>
+              row.status !== 'retracted' && (
+                <button type="button" className="button button--small" onClick={() => setRetracting(row)}>
+                  {text.notices.retract}
+                </button>
+              ),
+          },
+        ]}
+      />
       <ConfirmDialog
         open={!!retracting}
         title={text.notices.confirmRetract}
@@ -91,7 +66,7 @@ function NoticeList() {
           try {
             await adminCall('post', `/notices/${encodeURIComponent(retracting!.id)}/retract`);
             setDone(text.notices.retracted);
-            list.reload();
+            setRound((n) => n + 1);
           } catch (thrown) {
             setFailure(failureText(thrown));
           } finally {
