@@ -176,7 +176,7 @@ async function measure(database: Database): Promise<OfficeFigures> {
       ['home: pending applications (count)', '/v1/admin/applications?status=pending&page=1&size=1'],
       ['home: open inquiries (count)', '/v1/admin/inquiries?status=open&page=1&size=1'],
       ['applications, pending, page 1', '/v1/admin/applications?status=pending&page=1&size=20'],
-      ["applications, today's", `/v1/admin/applications?status=&from=${today}&to=${today}&page=1&size=20`],
+      ["applications, today's", `/v1/admin/applications?applied_from=${today}&applied_to=${today}&page=1&size=20`],
       ['applications, all, page 2,000', '/v1/admin/applications?page=2000&size=20'],
       ['members, browse page 1', '/v1/admin/members?page=1&size=20'],
       ['members, search やまもと', `/v1/admin/members?q=${encodeURIComponent('やまもと')}&page=1&size=20`],

@@ -129,7 +129,7 @@ try {
     const rows: string[][] = [
       ['seed (s)', ...column((f) => f.seedSeconds.toFixed(0))],
       ['**member GET /v1/user/info alone**, p50 / p99 (the anchor)', ...column((f) => `${ms(f.anchor.p50)} / ${ms(f.anchor.p99)}`)],
-      ['event loop meanwhile, max', ...column((f) => ms(f.anchor.loop.max))],
+      ['event loop meanwhile, max; server RSS', ...column((f) => `${ms(f.anchor.loop.max)}; ${(f.anchor.loop.rssMax / 1e6).toFixed(0)} MB`)],
       ...results[0]!.figures.rows.map((row) => [
         row.label,
         ...column((f) => {

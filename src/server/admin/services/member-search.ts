@@ -67,8 +67,15 @@ function matchingMembers(db: Pick<Db, 'selectFrom'>, search: Search) {
   const ranges = search.terms.map(({ kind, prefix }) =>
     db.selectFrom('member_search').select('member_search.user_id').where('member_search.kind', '=', kind).where('member_search.key', '>=', prefix).where('member_search.key', '<', prefixEnd(prefix)),
   );
-  return ranges.slice(1).reduce((all, range) => all.unionAll(range), ranges[0]!);
+  const all = ranges.slice(1).reduce((union, range) => union.unionAll(range), ranges[0]!);
+  // At most SEARCH_MATCHES keys are read: a search that finds more (a family name alone among
+  // 100,000) is answered from those, said as "1,000 or more" (the list's bound), and the clerk
+  // narrows it; its cost stays that of SEARCH_MATCHES members whatever the programme's size.
+  return db.selectFrom(all.as('matched')).select('matched.user_id').limit(SEARCH_MATCHES);
 }
+
+/** The most keys a search reads (one more than the lists' count bound, so the list can say "more"). */
+export const SEARCH_MATCHES = 1001;
 
 /** `query` narrowed to members matching `search` (users joined as `users`). A register number's
  *  start narrows by `numberColumn` when the list has one (a range of the application's number). */

@@ -104,7 +104,9 @@ export async function exportMembers(db: Db, set: SchemaSet, who: Who, columns: s
       let query = applyFilters(RECORD_KINDS.members, usersQuery(db) as unknown as AnyQuery, filter) as unknown as AllUsers;
       if (after) {
         const { created_at: at, id } = after;
-        query = query.where((eb) => eb.or([eb('created_at', '>', at), eb.and([eb('created_at', '=', at), eb('id', '>', id)])]));
+        // created_at >= at as its own condition: the index's range starts there (with only the
+        // OR, SQLite read every filtered member from the start again for each batch).
+        query = query.where('created_at', '>=', at).where((eb) => eb.or([eb('created_at', '>', at), eb('id', '>', id)]));
       }
       const users = await query.orderBy('created_at').orderBy('id').limit(EXPORT_BATCH).execute();
       if (users.length === 0) return;
