@@ -34,6 +34,12 @@ export const withoutComments = <T>(value: T): T => withoutKeys(value, ['$comment
  *  required message the build has already put into errorMessage. */
 export const NOT_FOR_THE_BROWSER = ['$comment', 'examples', 'x-invalid-examples', 'x-pattern-description', 'x-server-checks', 'x-submits', 'x-required-message', 'x-options-from'] as const;
 
+/** What a list's declaration (schemas/records/<kind>.json) carries for the server alone: the
+ *  tables, columns and indexes its query reads, and the actions' routes and audit names. The
+ *  back office's screen reads the labels, filters' names and options, sorts' names and routes. */
+export const SERVER_ONLY_RECORD_KEYS = ['$comment', '$schema', 'source', 'column', 'keys', 'indexes', 'actions'] as const;
+const RECORD_FILE = /\/schemas\/records\/[^/]+\.json$/;
+
 const posix = (id: string) => id.replace(/\\/g, '/');
 
 export function clientJsonPlugin(): Plugin {
@@ -66,6 +72,7 @@ export function clientJsonPlugin(): Plugin {
     transform(code, id) {
       const file = posix(id);
       if (file.includes('/node_modules/') || file.startsWith('\0')) return undefined;
+      if (RECORD_FILE.test(file)) return { code: JSON.stringify(withoutKeys(JSON.parse(code), SERVER_ONLY_RECORD_KEYS)), map: null };
       if (file.endsWith('.json')) return { code: JSON.stringify(withoutComments(JSON.parse(code))), map: null };
       if (/\/src\/.*\.tsx?$/.test(file) && code.includes('messages/ja.json')) {
         return { code: code.replace(MESSAGES_IMPORT, "import * as $1 from '$2?sections';"), map: null };

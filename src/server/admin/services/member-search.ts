@@ -82,7 +82,19 @@ export const SEARCH_MATCHES = 1001;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function whereMember<Q extends { where: (...args: any[]) => Q }>(query: Q, search: Search | undefined, numberColumn?: string): Q {
   if (!search) return query;
-  if (search.number && numberColumn) return query.where(numberColumn, '>=', search.number).where(numberColumn, '<', prefixEnd(search.number));
+  if (search.number && numberColumn) {
+    // The numbers starting so, at most SEARCH_MATCHES of them (R2026 is every application of the
+    // year: the list is answered from the first 1,001, said as 1,000件以上, never sorted whole).
+    const number = search.number;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return query.where((eb: any) =>
+      eb.and([
+        eb('users.id', 'in', eb.selectFrom('applications as numbered').select('numbered.user_id').where('numbered.register_number', '>=', number).where('numbered.register_number', '<', prefixEnd(number)).limit(SEARCH_MATCHES)),
+        eb(numberColumn, '>=', number),
+        eb(numberColumn, '<', prefixEnd(number)),
+      ]),
+    );
+  }
   if (search.terms.length === 0) return query.where('users.id', '=', '');
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   return query.where((eb: any) => eb('users.id', 'in', matchingMembers(eb, search)));
