@@ -129,7 +129,8 @@ export async function startStack(config: Config = loadConfig(), { mountClient, d
       (error: unknown) => console.error('member search: indexing members without keys failed (npm run operator -- reindex rebuilds them):', error),
     );
     return indexing;
-  });
+    // A start that failed says so where `prepared` is awaited below; nothing is left to index.
+  }, () => undefined);
   try {
     // The first try settles how start-up goes on: done, waiting, or (a broken migration, a secret
     // that contradicts the database's) failed. Without its secrets the server cannot serve a

@@ -84,7 +84,7 @@ export function whereMember<Q extends { where: (...args: any[]) => Q }>(query: Q
   if (!search) return query;
   if (search.number && numberColumn) {
     // The numbers starting so, at most SEARCH_MATCHES of them (R2026 is every application of the
-    // year: the list is answered from the first 1,001, said as 1,000件以上, never sorted whole).
+    // year: the list is answered from the first 1,001, said as "1,000 or more", never sorted whole).
     const number = search.number;
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     return query.where((eb: any) =>
