@@ -11,7 +11,6 @@ export interface AdminPage {
   roles: Role[];
   /** A route's own page, not one of its children: the menu lists these. */
   top: boolean;
-  pageSize?: number;
 }
 
 interface CatalogueRoute {
@@ -20,7 +19,6 @@ interface CatalogueRoute {
   screen: string;
   title: string;
   roles?: string[];
-  settings?: { pageSize?: number };
   children?: Array<{ path: string; title: string; roles?: string[] }>;
 }
 
@@ -37,13 +35,11 @@ export const pages: AdminPage[] = routes.flatMap((route) => {
     access: route.access as AdminPage['access'],
     roles: (route.roles ?? []) as Role[],
     top: true,
-    pageSize: route.settings?.pageSize,
   };
   return [own, ...(route.children ?? []).map((child) => ({ ...own, path: `${route.path}/${child.path}`, title: child.title, roles: (child.roles ?? own.roles) as Role[], top: false }))];
 });
 
 /** The items per page of a screen's list. */
-export const pageSizeOf = (screen: string) => pages.find((p) => p.screen === screen && p.top)?.pageSize ?? 20;
 
 export const mayOpen = (role: Role, path: string) => !!pages.find((p) => p.path === path)?.roles.includes(role);
 

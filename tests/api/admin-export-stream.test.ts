@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, Harness } from '../support/api-harness';
 import { operatorSession, type TestOperator } from '../support/admin-session';
+import { membersReads } from '../support/admin-records';
 import { EXPORT_BATCH } from '../../src/server/admin/services/members';
 
 const MEMBERS = 50_000;
@@ -19,24 +20,10 @@ describe.each(DATABASES)('the members CSV over 50,000 members ($name)', ({ kind 
   let h: Harness;
   let clerk: TestOperator;
   /** Rows each read of the members handed over, in order. */
-  const reads: number[] = [];
+  const { plugin, reads } = membersReads();
 
   beforeAll(async () => {
-    const usersReads = new WeakSet<object>();
-    h = await Harness.start(kind, {
-      plugins: [
-        {
-          transformQuery: ({ node, queryId }) => {
-            if (node.kind === 'SelectQueryNode' && JSON.stringify(node.from).includes('"users"')) usersReads.add(queryId);
-            return node;
-          },
-          transformResult: async ({ result, queryId }) => {
-            if (usersReads.has(queryId)) reads.push(result.rows.length);
-            return result;
-          },
-        },
-      ],
-    });
+    h = await Harness.start(kind, { plugins: [plugin] });
     clerk = await operatorSession(h.db, 'secretariat');
     const at = Date.parse('2001-01-01T00:00:00.000Z');
     for (let done = 0; done < MEMBERS; done += 500) {

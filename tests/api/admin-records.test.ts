@@ -7,13 +7,13 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { DATABASES, Harness, expectError, setUpOrFail, validContact } from '../support/api-harness';
 import { operatorSession, type TestOperator } from '../support/admin-session';
-import { applicant, asOperator, auditRows } from '../support/admin-records';
+import { applicant, asOperator, auditRows, membersReads } from '../support/admin-records';
 import { rulesOf } from '../support/schema-messages';
 import { csvCell, EXPORT_BATCH, exportMembers } from '../../src/server/admin/services/members';
 import { loadSchemaSet } from '../../src/shared/validation/schema-files';
 import operatorTexts from '../../messages/operator.ja.json';
 import { renderMail } from '../../src/server/mail/mailer';
-import { RECORD_KINDS } from '../../src/server/admin/records/declarations';
+import { RECORD_KINDS } from '../../src/shared/record-kinds';
 import { COUNT_BOUND, listRecords } from '../../src/server/admin/records/list';
 
 const decisionForm = rulesOf('admin-decision');
@@ -305,18 +305,8 @@ describe.each(DATABASES)('back office records ($name)', ({ kind }) => {
       try {
         for (let i = 0; i < rows.length; i += 200) await own.db.insertInto('users').values(rows.slice(i, i + 200)).execute();
         // Every read of the members: how many rows each query handed over.
-        const reads: number[] = [];
-        const usersReads = new WeakSet<object>();
-        const counting = own.db.withPlugin({
-          transformQuery: ({ node, queryId }) => {
-            if (node.kind === 'SelectQueryNode' && JSON.stringify(node.from).includes('"users"')) usersReads.add(queryId);
-            return node;
-          },
-          transformResult: async ({ result, queryId }) => {
-            if (usersReads.has(queryId)) reads.push(result.rows.length);
-            return result;
-          },
-        });
+        const { plugin, reads } = membersReads();
+        const counting = own.db.withPlugin(plugin);
         const csv = await exportMembers(counting, loadSchemaSet(), { actor: { type: 'cli', user: 'test' }, ip: null }, ['email', 'first_name_kanji']);
         const pages = csv[Symbol.asyncIterator]();
         expect((await pages.next()).value).toMatch(/^\uFEFF/);

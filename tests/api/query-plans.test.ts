@@ -16,7 +16,7 @@ import { inquiryKeyQuery, inquiryListVersionQuery, inquiryPageQuery } from '../.
 import { noticesFor } from '../../src/server/notices';
 import { afterKeyQuery } from '../../src/server/operator/pages';
 import { addOperator } from '../../src/server/admin/accounts';
-import { RECORD_KINDS, type KindName } from '../../src/server/admin/records/declarations';
+import { RECORD_KINDS, type KindName } from '../../src/shared/record-kinds';
 import { listQueries } from '../../src/server/admin/records/list';
 import { CLIENT_KEY, DATABASES, Harness, japaneseText, setUpOrFail, testConfig, validContact, validProfileUpdate, type DbKind } from '../support/api-harness';
 import { SoftAuthenticator } from '../support/soft-authenticator';

@@ -11,7 +11,7 @@ import { runOperator } from '../../src/server/operator/run';
 import { say } from '../../src/server/operator/text';
 import { ADMIN_COOKIE, CSRF_HEADER } from '../../src/server/admin/settings';
 import { listOperators } from '../../src/server/admin/accounts';
-import { RECORD_KINDS } from '../../src/server/admin/records/declarations';
+import { RECORD_KINDS } from '../../src/shared/record-kinds';
 import { FailingInserts, RecordingOutput, operator, operatorText } from './operator-support';
 
 const text = operatorText;

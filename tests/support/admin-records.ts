@@ -5,6 +5,7 @@ import type { NewUser } from '../../src/server/db/types';
 import type { Harness } from './api-harness';
 import type { TestOperator } from './admin-session';
 import { answerErrors, NOT_OURS, routeOf } from './admin-answers';
+import type { KyselyPlugin } from 'kysely';
 
 export interface Applicant {
   id: string;
@@ -45,4 +46,22 @@ export async function asOperator(h: Harness, operator: TestOperator | undefined,
 /** The audit log's rows, oldest first. */
 export function auditRows(h: Harness) {
   return h.db.selectFrom('audit_log').selectAll().orderBy('at').orderBy('id').execute();
+}
+
+/** A plugin that notes how many rows each read of the members table handed over, in order
+ *  (`reads`): how the CSV tests see that no read holds more than one batch. */
+export function membersReads(): { plugin: KyselyPlugin; reads: number[] } {
+  const reads: number[] = [];
+  const usersReads = new WeakSet<object>();
+  const plugin: KyselyPlugin = {
+    transformQuery: ({ node, queryId }) => {
+      if (node.kind === 'SelectQueryNode' && JSON.stringify(node.from).includes('"users"')) usersReads.add(queryId);
+      return node;
+    },
+    transformResult: async ({ result, queryId }) => {
+      if (usersReads.has(queryId)) reads.push(result.rows.length);
+      return result;
+    },
+  };
+  return { plugin, reads };
 }

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { allMunicipalities } from '../../src/server/denshijiti';
 import { optionsOf as serverOptionsOf } from '../../src/server/admin/records/list';
-import { RECORD_KINDS as SERVER_KINDS } from '../../src/server/admin/records/declarations';
+import { RECORD_KINDS as SERVER_KINDS } from '../../src/shared/record-kinds';
 import { optionsOf, RECORD_KINDS } from '../../src/admin/records/kinds';
 
 describe('the declarations the list screen reads', () => {

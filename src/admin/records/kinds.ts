@@ -1,51 +1,11 @@
 // The back office's lists as schemas/records/<kind>.json declares them (the server's list function
 // reads the same files): which filters each list offers, its sorts, its columns and the detail
 // each row links to. Here too: how a list's filters sit in the page's URL and go to the API.
-import applications from '../../../schemas/records/applications.json';
-import audit from '../../../schemas/records/audit.json';
-import inquiries from '../../../schemas/records/inquiries.json';
-import members from '../../../schemas/records/members.json';
-import notices from '../../../schemas/records/notices.json';
-import operators from '../../../schemas/records/operators.json';
 import text from '../../../messages/admin.ja.json';
+import { periodParams, type FilterDecl, type RecordKind } from '../../shared/record-kinds';
 import { japanLocalToIso } from '../format';
 
-export interface FilterDecl {
-  name: string;
-  type: 'select' | 'period' | 'flag' | 'search' | 'text';
-  label: string;
-  options?: string[] | string;
-  /** A group of messages labels naming the options (a text filter with labels is offered as a select). */
-  labels?: string;
-  default?: string;
-  value?: string;
-  today?: boolean;
-  params?: string[];
-  unit?: 'day' | 'time';
-}
-
-export interface ColumnDecl {
-  name: string;
-  label?: string;
-  field?: string;
-  type?: 'text' | 'datetime' | 'label';
-  labels?: string;
-  link?: boolean;
-}
-
-export interface RecordKind {
-  kind: string;
-  view: { route: string };
-  pageSize: number;
-  key: string;
-  caption: string;
-  detail?: { path: string };
-  columns: ColumnDecl[];
-  filters: FilterDecl[];
-  sorts: Array<{ name: string; label: string }>;
-}
-
-export const RECORD_KINDS = { applications, audit, inquiries, members, notices, operators } as unknown as Record<'applications' | 'audit' | 'inquiries' | 'members' | 'notices' | 'operators', RecordKind>;
+export { RECORD_KINDS, type ColumnDecl, type FilterDecl, type RecordKind } from '../../shared/record-kinds';
 
 /** The text of a messages/admin.ja.json key ("records.newest"); the key itself when it has none. */
 export function messageAt(key: string): string {
@@ -66,7 +26,7 @@ export function optionsOf(filter: FilterDecl): string[] {
 }
 
 /** The query parameters a filter takes: a period its two (from, to), any other its name. */
-export const paramsOf = (filter: FilterDecl): string[] => (filter.type === 'period' ? (filter.params ?? [`${filter.name}_from`, `${filter.name}_to`]) : [filter.name]);
+export const paramsOf = (filter: FilterDecl): string[] => (filter.type === 'period' ? periodParams(filter) : [filter.name]);
 
 /** The API path of a kind's list ("GET /v1/admin/members" → "/members"). */
 export const listPath = (kind: RecordKind) => kind.view.route.replace(/^GET \/v1\/admin/, '');

@@ -18,7 +18,7 @@ import { iso, inSeconds, now } from '../services/clock';
 import { canonicalEmail } from '../../shared/canonical-email';
 import { audited, type AuditActor } from './audit';
 import { isRole } from './permissions';
-import { RECORD_KINDS, type RecordKind } from './records/declarations';
+import { RECORD_KINDS, type RecordKind } from '../../shared/record-kinds';
 import { listRecords, type ListKey } from './records/list';
 import type { NewOperator } from '../../shared/admin-api';
 import { endOperatorSessions } from './sessions';

@@ -2,7 +2,7 @@
 // "registration application" block of my page.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Db } from '../db/connect';
-import { RECORD_KINDS } from '../admin/records/declarations';
+import { RECORD_KINDS } from '../../shared/record-kinds';
 import type { ApplicationItem } from '../../shared/admin-api';
 import type { ApplicationStatus } from '../db/types';
 import type { Mailer } from '../mail/mailer';

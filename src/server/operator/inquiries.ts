@@ -4,7 +4,7 @@
 // an inquiry from open to answered and closed there (the labels members see are in messages/).
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Db } from '../db/connect';
-import { RECORD_KINDS, type RecordKind } from '../admin/records/declarations';
+import { RECORD_KINDS, type RecordKind } from '../../shared/record-kinds';
 import type { InquiryItem } from '../../shared/admin-api';
 import type { InquiryStatus } from '../db/types';
 import { masterOptions, type MasterName } from '../masters';

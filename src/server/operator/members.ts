@@ -18,7 +18,7 @@ import type { Command, CommandRun } from './command';
 import { OperatorError } from './errors';
 import { align, japanTime, table } from './output';
 import { dayOption, moreLineOf, printFooter, recordsPage, repeated, sortOption } from './pages';
-import { RECORD_KINDS } from '../admin/records/declarations';
+import { RECORD_KINDS } from '../../shared/record-kinds';
 import { optionsOf } from '../admin/records/list';
 import type { MemberItem } from '../../shared/admin-api';
 import { parseOrFail, say, text, usageError } from './text';

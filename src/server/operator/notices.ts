@@ -2,7 +2,7 @@
 // to every member (user_id null), exactly as GET /v1/user/notification reads them.
 import { parseArgs } from 'node:util';
 import type { Db } from '../db/connect';
-import { RECORD_KINDS } from '../admin/records/declarations';
+import { RECORD_KINDS } from '../../shared/record-kinds';
 import type { NoticeItem } from '../../shared/admin-api';
 import { sendNotice } from '../admin/services/notices';
 import { cliWho } from '../admin/services/common';

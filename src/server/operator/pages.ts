@@ -7,7 +7,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connect';
 import { listQueries, listRecords, type Filters, type ListAnswer, type ListKey } from '../admin/records/list';
-import type { RecordKind } from '../admin/records/declarations';
+import type { RecordKind } from '../../shared/record-kinds';
 import { cliWho } from '../admin/services/common';
 import type { Output } from './output';
 import { say, text, usageError } from './text';

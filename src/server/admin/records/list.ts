@@ -9,12 +9,11 @@ import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Db } from '../../db/connect';
 import { PageAnchors, type PagePlace } from '../../db/page-anchors';
 import { iso, now } from '../../services/clock';
-import { allMunicipalities } from '../../denshijiti';
 import type { SchemaSet } from '../../../shared/validation/schema-files';
 import { audited, type AuditAction } from '../audit';
 import { countOf, searchOf, type Who } from '../services/common';
 import { whereMember } from '../services/applications';
-import { periodParams, sortOf, type FilterDecl, type RecordKind, type SortDecl } from './declarations';
+import { periodParams, sortOf, type FilterDecl, type RecordKind, type SortDecl } from '../../../shared/record-kinds';
 import { SOURCES } from './sources';
 
 /** The most rows a list counts: beyond, the answer says "1,000 or more". */
@@ -52,13 +51,8 @@ export interface ListAnswer<Item> {
   last?: ListKey;
 }
 
-const prefectureNames = (() => {
-  let names: string[] | undefined;
-  return () => (names ??= [...new Set(allMunicipalities().map((m) => m.prefecture))]);
-})();
-
 /** The values a select filter accepts. */
-export const optionsOf = (filter: FilterDecl): string[] => (filter.options === 'prefectures' ? prefectureNames() : (filter.options ?? []));
+export const optionsOf = (filter: FilterDecl): string[] => filter.options ?? [];
 
 /** A Japan day (YYYY-MM-DD) as the instant it starts. */
 const dayStart = (day: string, plus = 0) => {

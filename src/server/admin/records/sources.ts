@@ -8,7 +8,7 @@ import { fullName, itemOf as applicationItem, selectApplications, type Applicati
 import { itemOf as inquiryItem, labels, selectInquiries, type InquiryRow } from '../services/inquiries';
 import { itemsOf as noticeItems, registerNumbers, selectNotices } from '../services/notices';
 import type { MemberItem } from '../../../shared/admin-api';
-import type { RecordKind, SourceName } from './declarations';
+import type { RecordKind, SourceName } from '../../../shared/record-kinds';
 import type { AnyQuery } from './list';
 
 type Row = Record<string, unknown>;

@@ -15,7 +15,7 @@ import * as applications from '../services/applications';
 import * as notices from '../services/notices';
 import * as inquiries from '../services/inquiries';
 import * as members from '../services/members';
-import { RECORD_KINDS, type RecordKind } from '../records/declarations';
+import { RECORD_KINDS, type RecordKind } from '../../../shared/record-kinds';
 import { listRecords, type Filters } from '../records/list';
 import { statsSnapshot } from '../services/stats-snapshot';
 import type {

@@ -14,8 +14,8 @@ import { inquiriesOfMember } from './inquiries';
 import { noticesOfMember } from './notices';
 import { fieldDisplaysOf, optionLists, recordColumns, recordForms } from './member-fields';
 import type { ExportColumn, MemberDetail } from '../../../shared/admin-api';
-import { RECORD_KINDS } from '../records/declarations';
-import { applyFilters, filtersOf, type AnyQuery, type Filters } from '../records/list';
+import { RECORD_KINDS, sortOf } from '../../../shared/record-kinds';
+import { applyFilters, filtersOf, ordered, type AnyQuery, type Filters, type ListKey } from '../records/list';
 
 /** One member in full; the view is recorded (members.view). */
 export async function memberDetail(db: Db, set: SchemaSet, who: Who, id: string): Promise<MemberDetail> {
@@ -99,16 +99,12 @@ export async function exportMembers(db: Db, set: SchemaSet, who: Who, columns: s
   const displays = fieldDisplaysOf(set, await optionLists(db, recordForms(set)));
   return (async function* rows() {
     yield `\uFEFF${csvLine(chosen.map((c) => c!.label))}`;
-    let after: { created_at: string; id: string } | undefined;
+    // Oldest first through the members list's own keyset (its sort 'oldest': created_at, id).
+    const oldest = sortOf(RECORD_KINDS.members, 'oldest');
+    let after: ListKey | undefined;
     for (;;) {
-      let query = applyFilters(RECORD_KINDS.members, usersQuery(db) as unknown as AnyQuery, filter) as unknown as AllUsers;
-      if (after) {
-        const { created_at: at, id } = after;
-        // created_at >= at as its own condition: the index's range starts there (with only the
-        // OR, SQLite read every filtered member from the start again for each batch).
-        query = query.where('created_at', '>=', at).where((eb) => eb.or([eb('created_at', '>', at), eb('id', '>', id)]));
-      }
-      const users = await query.orderBy('created_at').orderBy('id').limit(EXPORT_BATCH).execute();
+      const query = ordered(applyFilters(RECORD_KINDS.members, usersQuery(db) as unknown as AnyQuery, filter), oldest, after) as unknown as AllUsers;
+      const users = await query.limit(EXPORT_BATCH).execute();
       if (users.length === 0) return;
       const numbers = new Map<string, string>();
       const applications = await db.selectFrom('applications').select(['user_id', 'register_number']).where('user_id', 'in', users.map((u) => u.id)).orderBy('applied_at').execute();
@@ -130,7 +126,7 @@ export async function exportMembers(db: Db, set: SchemaSet, who: Who, columns: s
       }
       if (users.length < EXPORT_BATCH) return;
       const last = users.at(-1)!;
-      after = { created_at: last.created_at, id: last.id };
+      after = { k0: last.created_at, k1: last.id };
     }
   })();
 }

@@ -1,13 +1,15 @@
 // The record kinds of the back office, each declared once in schemas/records/<kind>.json (the
-// form: schemas/records/record-kind.schema.json). The list function (list.ts), the routes, the
-// operator tool and the list screen read a kind's columns, filters, sorts, page size, detail,
-// actions and audit actions from here and nowhere else.
-import applications from '../../../../schemas/records/applications.json';
-import members from '../../../../schemas/records/members.json';
-import inquiries from '../../../../schemas/records/inquiries.json';
-import notices from '../../../../schemas/records/notices.json';
-import audit from '../../../../schemas/records/audit.json';
-import operators from '../../../../schemas/records/operators.json';
+// form: schemas/records/record-kind.schema.json). The server's list function
+// (src/server/admin/records/list.ts), its routes, the operator tool and the back office's list
+// screen (src/admin/records/) read a kind's columns, filters, sorts, page size, detail, actions
+// and audit actions from here and nowhere else. The browser's copy has no `source`, `column`,
+// `keys`, `indexes` or `actions` (tools/vite-plugin-client-json.ts): the screen reads none.
+import applications from '../../schemas/records/applications.json';
+import members from '../../schemas/records/members.json';
+import inquiries from '../../schemas/records/inquiries.json';
+import notices from '../../schemas/records/notices.json';
+import audit from '../../schemas/records/audit.json';
+import operators from '../../schemas/records/operators.json';
 
 export type SourceName = 'applications' | 'members' | 'inquiries' | 'notices' | 'operators' | 'audit';
 
@@ -28,7 +30,7 @@ export interface FilterDecl {
   type: 'select' | 'period' | 'flag' | 'search' | 'text';
   label: string;
   column?: string;
-  options?: string[] | 'prefectures';
+  options?: string[];
   labels?: string;
   default?: string;
   value?: string;
