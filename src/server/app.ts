@@ -37,6 +37,7 @@ import { adminRoutes } from './admin';
 import type { AdminSettings } from './admin/settings';
 import { isBadData, isDatabaseUnavailable } from './db/errors';
 import { TextGuardPlugin } from './db/text-guard';
+import { officeReads } from './db/office-reads';
 import { createRateLimits } from './limits/rate-limits';
 import { installIpLimit } from './limits/ip-limit';
 import { createPasswordGuard } from './limits/password-guard';
@@ -200,6 +201,7 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
   });
 
   const db = opts.db.withPlugin(new TextGuardPlugin());
+  const officeDb = officeReads(opts.db).withPlugin(new TextGuardPlugin());
   const schemas = loadSchemaSet(opts.schemasDir);
   const validation = createServerValidation(schemas, messages.form.fallbackFieldError);
   const mailer: Mailer = {
@@ -225,9 +227,10 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
   // Ended attempt windows are forgotten now and then (the same process that runs the outbox).
   const sweeper = opts.outboxIntervalMs ? setInterval(() => ready() && void sweepRateLimits(db).catch(() => {}), 600_000).unref() : undefined;
   // The statistics of the day that has just ended are computed soon after midnight in Japan, by
-  // the first instance to look (docs/decisions/033), not by the first operator to open them.
+  // the first instance to look (docs/decisions/033), not by the first operator to open them; its
+  // aggregates read on the office's reader thread on SQLite (db/office-reads.ts).
   const municipalities = opts.municipalities ?? denshijitiList();
-  const stopStats = opts.outboxIntervalMs ? startStatsJob(db, municipalities, 600_000, ready, (error) => app.log.warn({ err: error }, 'statistics snapshot failed')) : undefined;
+  const stopStats = opts.outboxIntervalMs ? startStatsJob(officeDb, municipalities, 600_000, ready, (error) => app.log.warn({ err: error }, 'statistics snapshot failed')) : undefined;
   app.addHook('onClose', async () => {
     stopWorker?.();
     stopStats?.();
@@ -238,6 +241,7 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
   const notices = createAttemptNotices(db, outbox, mailer, opts.config.limits.attemptNoticeDelaySeconds);
   const ctx: AppContext = {
     db,
+    officeDb,
     mailer,
     outbox,
     notices,

@@ -20,6 +20,9 @@ export type AppConfig = Pick<
 
 export interface AppContext {
   db: Db;
+  /** The same database for the back office: on SQLite its selects outside a transaction run on a
+   *  reader thread (db/office-reads.ts), so an operator's reads never hold a member's request. */
+  officeDb: Db;
   /** Sends at once and throws MAIL_FAILED (502) when the relay refuses: for codes. */
   mailer: Mailer;
   /** Queues durably and retries: for notices and acknowledgements that must not be lost. */

@@ -9,7 +9,9 @@ import { adminRecordRoutes } from './routes/records';
 import { adminPasskeyRoutes } from './routes/passkeys';
 
 export function adminRoutes(app: FastifyInstance, ctx: AppContext, settings: AdminSettings = DEFAULT_ADMIN_SETTINGS): void {
-  const adminCtx: AdminContext = { ...ctx, admin: { ...createAdminGuard(ctx.db, settings, ctx.limits), settings } };
+  // The office works on ctx.officeDb: on SQLite its reads run on their own thread, so nothing an
+  // operator reads holds a member's request (docs/decisions/034).
+  const adminCtx: AdminContext = { ...ctx, db: ctx.officeDb, admin: { ...createAdminGuard(ctx.officeDb, settings, ctx.limits), settings } };
   adminAuthRoutes(app, adminCtx);
   adminRecordRoutes(app, adminCtx);
   adminPasskeyRoutes(app, adminCtx);

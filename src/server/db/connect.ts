@@ -8,6 +8,7 @@ import { seedMasters } from '../masters';
 import { withStatementCache } from './statement-cache';
 import { isDatabaseUnavailable } from './errors';
 import { withStartLock } from './start-lock';
+import { sqliteWithOfficeReads } from './office-reads';
 import type { Database } from './types';
 
 export type Db = Kysely<Database>;
@@ -68,7 +69,7 @@ export function openDb({ databaseUrl, dataDir, pgSchema, applicationName = 'memb
   file.pragma('synchronous = NORMAL');
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
+  return sqliteWithOfficeReads(withStatementCache(file), sqliteFile(dataDir));
 }
 
 /** Brings the schema up to date and refreshes the master lists from their data file, then runs
