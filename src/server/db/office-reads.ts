@@ -127,7 +127,6 @@ class OfficeConnection implements DatabaseConnection {
     }
   }
 
-  // eslint-disable-next-line require-yield
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('The office reads in pages; it streams no query.');
   }
