@@ -246,7 +246,9 @@ async function measure(database: Database): Promise<OfficeFigures> {
 /** Both databases, one after the other (each dropped when measured). */
 export async function measureOffice(): Promise<Array<{ database: string; figures: OfficeFigures }>> {
   const results = [];
-  for (const make of [sqliteDatabase, postgresDatabase]) {
+  // OFFICE_DATABASES=sqlite (or postgres) measures one of the two.
+  const only = process.env.OFFICE_DATABASES;
+  for (const make of [sqliteDatabase, postgresDatabase].filter((make) => !only || (make === sqliteDatabase ? 'sqlite' : 'postgres') === only)) {
     const database = await make();
     try {
       console.log(`Office: seeding ${OFFICE_MEMBERS} members (one application each) and ${OFFICE_INQUIRIES} inquiries on ${database.name} …`);

@@ -3,9 +3,9 @@
 // served), where a select on the server's own connection holds it whole; a transaction's
 // statements stay on the server's connection (they see its uncommitted writes); a reader thread
 // that dies costs no request; and an operator's list is read there.
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
-import { officeReaderOf, officeReads } from '../../src/server/db/office-reads';
+import { OfficeReader, officeReaderOf, officeReads } from '../../src/server/db/office-reads';
 import { Harness, setUpOrFail } from '../support/api-harness';
 import { asOperator } from '../support/admin-records';
 import { operatorSession, type TestOperator } from '../support/admin-session';
@@ -91,5 +91,21 @@ describe('office reads on their own thread (SQLite)', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(reader.ran).toBeGreaterThan(before);
     expect(await entries()).toBe(logged + 1);
+  });
+});
+
+describe('a reader thread that cannot start', () => {
+  it('is tried three times, then the reads stay on the server connection without a thread each', async () => {
+    const reader = new OfficeReader('/nonexistent/member-site.sqlite');
+    const starts = vi.spyOn(reader as unknown as { start: () => unknown }, 'start');
+    const warned = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
+    for (let i = 0; i < 3; i++) await expect(reader.all('select 1', [])).rejects.toThrow(/reader/);
+    expect(starts).toHaveBeenCalledTimes(3);
+    await expect(reader.all('select 1', [])).rejects.toThrow(/does not start/);
+    expect(starts).toHaveBeenCalledTimes(3);
+    expect(warned).toHaveBeenCalledTimes(1);
+    await reader.close();
+    warned.mockRestore();
+    starts.mockRestore();
   });
 });

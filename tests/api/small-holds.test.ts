@@ -116,7 +116,8 @@ describe('slow request bodies', () => {
       });
       socket.write(`POST /v1/contact HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\nX-Client-Key: ${CLIENT_KEY}\r\n\r\n{"last_na`);
       const answer = await closed;
-      expect(Date.now() - started).toBeLessThan(3000);
+      // Closed by the 400 ms limit, not the default's 15 s (a bound far from both, for a busy machine).
+      expect(Date.now() - started).toBeLessThan(10_000);
       expect(answer === '' || answer.startsWith('HTTP/1.1 408')).toBe(true);
     } finally {
       await app.close();

@@ -31,6 +31,8 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
+const MAX_FAILURES = 3;
+
 /** Thrown when the reader thread is gone; the statement is then run on the server's connection. */
 class ReaderGone extends Error {}
 
@@ -39,12 +41,16 @@ export class OfficeReader {
   private worker: Worker | undefined;
   private readonly pending = new Map<number, Pending>();
   private next = 0;
+  /** Threads that stopped in a row without answering; at MAX_FAILURES the reads stay on the
+   *  server's connection (as before this thread existed) rather than start one per read. */
+  private failures = 0;
   /** Statements the thread ran (tests read it to see the reads went there). */
   ran = 0;
 
   constructor(private readonly file: string) {}
 
   all(sql: string, parameters: readonly unknown[]): Promise<unknown[]> {
+    if (this.failures >= MAX_FAILURES) return Promise.reject(new ReaderGone('the reader thread does not start'));
     const worker = this.worker ?? this.start();
     const id = this.next++;
     return new Promise((resolve, reject) => {
@@ -55,7 +61,9 @@ export class OfficeReader {
   }
 
   private start(): Worker {
-    const worker = new Worker(new URL('./office-reader.worker.js', import.meta.url), { workerData: { file: this.file } });
+    // No execArgv: the thread is plain JavaScript and needs none of the server's loaders (a
+    // loader given to the server, such as a bench's probe in TypeScript, fails in a bare thread).
+    const worker = new Worker(new URL('./office-reader.worker.js', import.meta.url), { workerData: { file: this.file }, execArgv: [] });
     worker.unref();
     worker.on('message', ({ id, rows, error }: { id: number; rows?: unknown[]; error?: { name?: string; message: string; code?: string } }) => {
       const waiting = this.pending.get(id);
@@ -63,12 +71,14 @@ export class OfficeReader {
       this.pending.delete(id);
       if (this.pending.size === 0) worker.unref();
       this.ran++;
+      this.failures = 0;
       if (error) waiting.reject(Object.assign(new Error(error.message), { name: error.name ?? 'SqliteError', code: error.code }));
       else waiting.resolve(rows ?? []);
     });
     const gone = (why: unknown) => {
       if (this.worker !== worker) return;
       this.worker = undefined;
+      if (++this.failures === MAX_FAILURES) process.emitWarning(`the office's reader thread stopped ${MAX_FAILURES} times; its reads run on the server's connection: ${why instanceof Error ? why.message : String(why)}`);
       const error = new ReaderGone(`the office's reader stopped: ${why instanceof Error ? why.message : String(why)}`);
       for (const waiting of this.pending.values()) waiting.reject(error);
       this.pending.clear();
