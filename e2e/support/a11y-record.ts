@@ -18,7 +18,6 @@ export type ScriptedCheck =
   | 'sr-live'
   | 'keyboard'
   | 'focus-moves'
-  | 'focus-ring'
   | 'targets'
   | 'reflow'
   | 'text-spacing'

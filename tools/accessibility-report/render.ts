@@ -17,6 +17,8 @@ interface Criterion {
   since: '2.0' | '2.1' | '2.2';
   title: string;
   checks?: string[];
+  /** Unit tests that hold the criterion (npm test runs them), by file. */
+  tests?: string[];
   manual?: { what: string; lastChecked: string | null };
   notApplicable?: string;
 }
@@ -30,7 +32,6 @@ const CHECKS: Record<string, string> = {
   'sr-live': 'ライブリージョン：画面に出ていないことは読み上げず、表示した状態は読み上げる',
   keyboard: 'キーボードだけで手続きを最後まで行える（トラップなし）',
   'focus-moves': 'フォーカスが次に操作する場所へ移り、見える位置にある',
-  'focus-ring': 'フォーカス表示が見え、周囲とのコントラストが 3:1 以上',
   targets: '操作できる要素の高さが 44px 以上（スマートフォン幅）',
   reflow: '幅 320px・200% 拡大で横スクロールせずに読める',
   'text-spacing': '行間・文字間を広げても文字が欠けない',
@@ -92,6 +93,10 @@ export function renderReport(records: A11yRecord[], root = '.'): string {
       const states = [...(statesOf.get(check) ?? [])].sort();
       if (states.length === 0) missing.push(check);
       how.push(`${CHECKS[check] ?? check}（${states.length ? states.map((s) => `#${number.get(s)}`).join(' ') : '記録なし'}）`);
+    }
+    for (const file of c.tests ?? []) {
+      if (!existsSync(join(root, file))) missing.push(file);
+      how.push(`単体テスト：${file}`);
     }
     const axeRules = rules.get(c.id) ?? [];
     if (axeRules.length && axeStates.length) how.push(`axe-core：${axeRules.join(', ')}（全 ${axeStates.length} 状態で違反なし）`);
