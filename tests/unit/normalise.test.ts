@@ -71,6 +71,17 @@ describe('applyNormalisers', () => {
   });
 
   it('knows exactly the exported normalisers', () => {
-    expect(Object.keys(normalisers).sort()).toEqual(['canonicalEmail', 'composeMarks', 'digitsOnly', 'japaneseDateToIso', 'removeHyphens', 'stripEmoji', 'toFullWidthKana', 'toHalfWidth', 'toHalfWidthAscii', 'trim']);
+    expect(Object.keys(normalisers).sort()).toEqual([
+      'canonicalEmail',
+      'composeMarks',
+      'digitsOnly',
+      'removeHyphens',
+      'stripEmoji',
+      'toFullWidthKana',
+      'toHalfWidth',
+      'toHalfWidthAscii',
+      'toNationalPhone',
+      'trim',
+    ]);
   });
 });
