@@ -15,8 +15,9 @@ import { canonicalEmail } from '../shared/canonical-email';
 const VARIATION_SELECTORS = /[\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/gu;
 /** Hiragana (and its iteration marks) → katakana is a shift of 0x60. */
 const HIRAGANA = /[\u3041-\u3096\u309D\u309E]/g;
-/** Spaces of any width and the katakana middle dot (U+30FB): not part of a name's key. */
-const NAME_SEPARATORS = /[\s\u3000\u30FB]+/gu;
+/** Spaces of any width, the katakana middle dot (U+30FB) and the double hyphen a katakana name
+ *  is written with (full-width equals, "=" after NFKC; U+30A0): not part of a name's key. */
+const NAME_SEPARATORS = /[\s\u3000\u30FB=\u30A0]+/gu;
 const HYPHENS = /[-\u2010-\u2015\u2212\u30FC\uFF0D\uFF70\u2043\uFE63]/g;
 
 /** A name as its key: NFKC (one width: half-width kana full, full-width letters half), variation

@@ -5,6 +5,7 @@
 // "x-canonical" names those that run on valid data only, before it is sent and stored
 // (canonical(): hyphens leave the postal code and phone after the schema has judged them).
 import { canonicalEmail } from './canonical-email';
+import { toPassportSpelling, withoutNameSeparators } from './passport-spelling';
 import type { JsonObject } from './validation/schema-bundle.ts';
 import { fieldNodes, resolveNode } from './validation/schema-nodes.ts';
 
@@ -82,12 +83,19 @@ export const normalisers = {
   stripEmoji,
   canonicalEmail,
   toNationalPhone,
+  toPassportSpelling,
+  withoutNameSeparators,
 } as const;
 
 /** Normalisers that would get in the way while typing (a space before the next word, a country
  *  code half written): inputs run them when the field is left; normalise() runs them all. */
 export const BLUR_ONLY: ReadonlySet<string> = new Set(['trim', 'digitsOnly', 'removeHyphens', 'toNationalPhone']);
 
+/** Normalisers that make the stored form of what the member typed (a roman name in its passport
+ *  spelling): an input keeps the member's text as typed and the form shows what will be stored
+ *  under it (BaseInputTemplate); normalise() runs them, so validation, the request and the server
+ *  all see the stored form. */
+export const STORED_ONLY: ReadonlySet<string> = new Set(['toPassportSpelling', 'withoutNameSeparators']);
 export type NormaliserName = keyof typeof normalisers;
 
 export function applyNormalisers(text: string, names: readonly string[] | undefined): string {
@@ -166,7 +174,23 @@ export function canonical<T>(schema: JsonObject, data: T): T {
   return out as T;
 }
 
-/** The normalisers an input runs as the member types: all its field names but the BLUR_ONLY. */
+/** The normalisers an input runs on its own text when the member leaves it: all its field names
+ *  but the STORED_ONLY. */
+export function inputNormalisers(node: JsonObject | undefined): string[] {
+  return normalisersOf(node).filter((name) => !STORED_ONLY.has(name));
+}
+
+/** The normalisers an input runs as the member types: its inputNormalisers but the BLUR_ONLY. */
 export function liveNormalisers(node: JsonObject | undefined): string[] {
-  return normalisersOf(node).filter((name) => !BLUR_ONLY.has(name));
+  return inputNormalisers(node).filter((name) => !BLUR_ONLY.has(name));
+}
+
+/** What a field holding `text` will store, when its node names STORED_ONLY normalisers and that
+ *  differs from the text as the input keeps it; else undefined. */
+export function storedFormOf(node: JsonObject | undefined, text: unknown): string | undefined {
+  if (typeof text !== 'string' || text === '') return undefined;
+  const names = normalisersOf(node);
+  if (!names.some((name) => STORED_ONLY.has(name))) return undefined;
+  const stored = applyNormalisers(text, names);
+  return stored !== '' && stored !== applyNormalisers(text, inputNormalisers(node)) ? stored : undefined;
 }
