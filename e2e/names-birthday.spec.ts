@@ -68,6 +68,8 @@ test('register as ｽﾐｽ･ﾔﾏﾀﾞ ﾀﾞｲｽｹ, ＳＭＩＴＨ－�
   await expect(app.getByText(storedAs)).toBeVisible();
   await expect(box(profile.first_name_alphabet)).toHaveAccessibleDescription(new RegExp(storedAs));
   await expect(box(profile.first_name_alphabet)).not.toHaveAttribute('aria-invalid', 'true');
+  await app.getByText(storedAs).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/names-stored-as.png' });
 
   // 2月30日 gets the message that says what to enter.
   await birthday.year.fill('１９９０');
@@ -110,6 +112,8 @@ test('register as ｽﾐｽ･ﾔﾏﾀﾞ ﾀﾞｲｽｹ, ＳＭＩＴＨ－�
   const info = await openFramed(page, '/info');
   await expect(info.app.getByText('スミス・ヤマダ ダイスケ')).toBeVisible();
   await expect(info.app.getByText('SMITH-YAMADA JOSE')).toBeVisible();
+  await info.app.getByText('SMITH-YAMADA JOSE').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/names-info.png' });
   await expect(info.app.getByText('1990年4月5日')).toBeVisible();
   await expectAccessible(page, '/info with the new member');
 
