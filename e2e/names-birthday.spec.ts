@@ -1,20 +1,23 @@
-// Issue 21, points 2 and 5, as a new member on a phone in the parent's frame: registers with a
-// half-width katakana given name, a family name with an ideographic variation selector, a roman
-// name typed full-width and the birthday typed in three boxes in full-width digits (after
-// meeting the message for 2月30日); the stored record holds the normalised names and YYYY-MM-DD;
-// the info view and edit show them, edit the fixed birthday as text. axe in each state.
+// Issue 21, points 2 and 5, and issue 35, point 10, as a new member on a phone in the parent's
+// frame: a family name with an ideographic variation selector is kept as typed; the member then
+// registers as スミス・ヤマダ (typed half-width, its middle dot too) / José: a half-width katakana
+// given name, a roman family name typed full-width with its hyphen, a roman given name with an
+// accent that the form shows in its passport spelling (「登録される表記：JOSE」) before it is sent,
+// and the birthday typed in three boxes in full-width digits (after meeting the message for
+// 2月30日); the stored record holds the normalised names and YYYY-MM-DD; the info view and edit
+// show them, edit the fixed birthday as text. axe in each state.
 import { randomUUID } from 'node:crypto';
 import { test, expect, waitForMail, codeIn, typeCode } from './support/fixtures';
 import { expectAccessible } from './support/axe';
 import { openFramed, PHONE } from './support/framed';
 import { dateBoxes } from './support/register';
-import { codeSent, label, labels, messages, rulesOf, submitText } from './support/texts';
+import { codeSent, format, label, labels, messages, rulesOf, submitText } from './support/texts';
 
 const IVS = '\u{E0100}';
 const profile = labels('register-profile');
 const birthdayRules = rulesOf('register-profile');
 
-test('register with ﾀﾞｲｽｹ, 辻󠄀, ＴＳＵＪＩ and a three-box birthday in full-width digits; see them stored, on the info view and on edit', async ({ page, db }) => {
+test('register as ｽﾐｽ･ﾔﾏﾀﾞ ﾀﾞｲｽｹ, ＳＭＩＴＨ－ＹＡＭＡＤＡ José with a three-box birthday in full-width digits; see them stored, on the info view and on edit', async ({ page, db }) => {
   test.setTimeout(120_000);
   const email = `names-${randomUUID().slice(0, 8)}@example.com`;
   const password = 'Names-Birth-2026!';
@@ -36,8 +39,8 @@ test('register with ﾀﾞｲｽｹ, 辻󠄀, ＴＳＵＪＩ and a three-box bi
   await box(profile.password_confirm).fill(password);
   await box(profile.last_name_kanji).fill(`辻${IVS} `);
   await box(profile.first_name_kanji).fill('ﾀﾞｲｽｹ');
-  await box(profile.last_name_alphabet).fill('ＴＳＵＪＩ');
-  await box(profile.first_name_alphabet).fill('Daisuke ');
+  await box(profile.last_name_alphabet).fill('ＳＭＩＴＨ－ＹＡＭＡＤＡ');
+  await box(profile.first_name_alphabet).fill('José ');
 
   // The birthday: a group named 生年月日 of three labelled numeric boxes, 44 px tall.
   const birthday = dateBoxes(app, profile.birthday);
@@ -53,6 +56,20 @@ test('register with ﾀﾞｲｽｹ, 辻󠄀, ＴＳＵＪＩ and a three-box bi
   // Roman fields never ask the browser for the (kanji) family or given name.
   for (const name of [profile.last_name_alphabet, profile.first_name_alphabet]) await expect(box(name)).toHaveAttribute('autocomplete', 'off');
   await expect(box(profile.last_name_kanji)).toHaveAttribute('autocomplete', 'family-name');
+
+  // A katakana name with its middle dot, typed half-width, is taken (and shown full-width).
+  await box(profile.last_name_kanji).fill('ｽﾐｽ･ﾔﾏﾀﾞ');
+  await expect(box(profile.last_name_kanji)).toHaveValue('スミス・ヤマダ');
+  // The roman names: full-width made half-width as typed; the accent is kept in the box, and the
+  // passport spelling that will be stored is shown under it and read with it.
+  await expect(box(profile.last_name_alphabet)).toHaveValue('SMITH-YAMADA');
+  await expect(box(profile.first_name_alphabet)).toHaveValue('José');
+  const storedAs = format(messages.form.storedAs, { value: 'JOSE' });
+  await expect(app.getByText(storedAs)).toBeVisible();
+  await expect(box(profile.first_name_alphabet)).toHaveAccessibleDescription(new RegExp(storedAs));
+  await expect(box(profile.first_name_alphabet)).not.toHaveAttribute('aria-invalid', 'true');
+  await app.getByText(storedAs).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/names-stored-as.png' });
 
   // 2月30日 gets the message that says what to enter.
   await birthday.year.fill('１９９０');
@@ -89,19 +106,25 @@ test('register with ﾀﾞｲｽｹ, 辻󠄀, ＴＳＵＪＩ and a three-box bi
   // Stored as normalised, the birthday as the API takes it.
   await expect.poll(async () => (await db.selectFrom('users').select('id').where('email', '=', email).execute()).length).toBe(1);
   const row = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
-  expect([row.last_name_kanji, row.first_name_kanji, row.last_name_alpha, row.first_name_alpha, row.birthday]).toEqual([`辻${IVS}`, 'ダイスケ', 'TSUJI', 'Daisuke', '1990-04-05']);
+  expect([row.last_name_kanji, row.first_name_kanji, row.last_name_alpha, row.first_name_alpha, row.birthday]).toEqual(['スミス・ヤマダ', 'ダイスケ', 'SMITH-YAMADA', 'JOSE', '1990-04-05']);
 
   // The member info and the edit form in the frame (registration left the member logged in).
   const info = await openFramed(page, '/info');
-  await expect(info.app.getByText(`辻${IVS} ダイスケ`)).toBeVisible();
+  await expect(info.app.getByText('スミス・ヤマダ ダイスケ')).toBeVisible();
+  await expect(info.app.getByText('SMITH-YAMADA JOSE')).toBeVisible();
+  await info.app.getByText('SMITH-YAMADA JOSE').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/names-info.png' });
   await expect(info.app.getByText('1990年4月5日')).toBeVisible();
   await expectAccessible(page, '/info with the new member');
 
   await info.frame.goto(info.frame.url().replace(/\/user\/.*$/, '/user/edit'));
   const edit = labels('edit-profile');
-  await expect(info.app.getByRole('textbox', { name: edit.last_name_kanji, exact: true })).toHaveValue(`辻${IVS}`);
+  await expect(info.app.getByRole('textbox', { name: edit.last_name_kanji, exact: true })).toHaveValue('スミス・ヤマダ');
   await expect(info.app.getByRole('textbox', { name: edit.first_name_kanji, exact: true })).toHaveValue('ダイスケ');
-  await expect(info.app.getByRole('textbox', { name: edit.last_name_alpha, exact: true })).toHaveValue('TSUJI');
+  await expect(info.app.getByRole('textbox', { name: edit.last_name_alpha, exact: true })).toHaveValue('SMITH-YAMADA');
+  await expect(info.app.getByRole('textbox', { name: edit.first_name_alpha, exact: true })).toHaveValue('JOSE');
+  // Stored as it is stored, nothing more to show.
+  await expect(info.app.locator('.field__stored')).toHaveCount(0);
   const form = info.app.locator('form');
   await expect(form.getByText('1990年4月5日')).toBeVisible();
   await expect(info.app.getByRole('group', { name: edit.birthday })).toHaveCount(0);

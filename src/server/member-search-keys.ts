@@ -11,19 +11,27 @@ import { setImmediate as yieldTurn } from 'node:timers/promises';
 import type { Db } from './db/connect';
 import type { MemberSearchKind } from './db/types';
 import { canonicalEmail } from '../shared/canonical-email';
+import { toPassportSpelling } from '../shared/passport-spelling';
 
 const VARIATION_SELECTORS = /[\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/gu;
 /** Hiragana (and its iteration marks) → katakana is a shift of 0x60. */
 const HIRAGANA = /[\u3041-\u3096\u309D\u309E]/g;
-/** Spaces of any width and the katakana middle dot (U+30FB): not part of a name's key. */
-const NAME_SEPARATORS = /[\s\u3000\u30FB]+/gu;
+/** Spaces of any width, the katakana middle dot (U+30FB) and the double hyphen a katakana name
+ *  is written with (full-width equals, "=" after NFKC; U+30A0): not part of a name's key. */
+const NAME_SEPARATORS = /[\s\u3000\u30FB=\u30A0]+/gu;
 const HYPHENS = /[-\u2010-\u2015\u2212\u30FC\uFF0D\uFF70\u2043\uFE63]/g;
 
+/** Latin letters with their marks and the apostrophes between them: what the passport spelling
+ *  folds (a clerk's José or O'Brien finds the JOSE or OBRIEN the member record stores). */
+const LATIN_RUN = /[\p{Script=Latin}'\u2019\u02BC][\p{Script=Latin}\p{M}'\u2019\u02BC]*/gu;
+
 /** A name as its key: NFKC (one width: half-width kana full, full-width letters half), variation
- *  selectors removed, hiragana as katakana, upper case, no spaces. */
+ *  selectors removed, hiragana as katakana, roman letters in the passport spelling (docs/decisions/036),
+ *  upper case, no spaces. */
 export function foldName(text: string): string {
   return text
     .normalize('NFKC')
+    .replace(LATIN_RUN, toPassportSpelling)
     .replace(VARIATION_SELECTORS, '')
     .replace(HIRAGANA, (c) => String.fromCharCode(c.charCodeAt(0) + 0x60))
     .toUpperCase()

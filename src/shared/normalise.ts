@@ -5,6 +5,7 @@
 // "x-canonical" names those that run on valid data only, before it is sent and stored
 // (canonical(): hyphens leave the postal code and phone after the schema has judged them).
 import { canonicalEmail } from './canonical-email';
+import { toPassportSpelling, withoutNameSeparators } from './passport-spelling';
 import type { JsonObject } from './validation/schema-bundle.ts';
 import { fieldNodes, resolveNode } from './validation/schema-nodes.ts';
 
@@ -30,16 +31,13 @@ export function removeHyphens(text: string): string {
   return toHalfWidth(text).replace(/-/g, '');
 }
 
-/** A birthday as members type it (year-kanji form YYYY\u5E74M\u6708D\u65E5, YYYY/M/D, YYYY-M-D, YYYYMMDD; full-width digits
- *  too) as YYYY-MM-DD. Anything else is returned unchanged, for the schema to refuse. Whether
- *  the date exists (31 Feb, 29 Feb of a common year) is the schema's `format: date` check. */
-export function japaneseDateToIso(text: string): string {
-  // Full-width slashes too: Japanese input methods often type them.
-  const value = toHalfWidth(text).replace(/\uFF0F/g, '/').trim();
-  const match = /^(\d{4})\u5E74(\d{1,2})\u6708(\d{1,2})\u65E5$/.exec(value) ?? /^(\d{4})[/-](\d{1,2})[/-](\d{1,2})$/.exec(value) ?? /^(\d{4})(\d{2})(\d{2})$/.exec(value);
-  if (!match) return text;
-  const [, year, month, day] = match;
-  return `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`;
+/** A Japanese number written internationally (+81 90-1234-5678, +81 (0)90 1234 5678, +81 090…,
+ *  a full-width plus too) in its national form (090-1234-5678), the form the site stores: the
+ *  country code becomes the trunk prefix 0 (one written after it is not doubled). Anything else
+ *  is returned unchanged. */
+export function toNationalPhone(text: string): string {
+  const match = /^\s*[+\uFF0B]\s*81[\s\-(\uFF08]*0?[\s\-)\uFF09]*(.*)$/s.exec(text);
+  return match ? `0${match[1]}` : text;
 }
 
 export function trim(text: string): string {
@@ -74,11 +72,30 @@ export function toHalfWidthAscii(text: string): string {
 }
 
 
-export const normalisers = { trim, toHalfWidth, toHalfWidthAscii, toFullWidthKana, composeMarks, removeHyphens, digitsOnly, stripEmoji, canonicalEmail, japaneseDateToIso } as const;
+export const normalisers = {
+  trim,
+  toHalfWidth,
+  toHalfWidthAscii,
+  toFullWidthKana,
+  composeMarks,
+  removeHyphens,
+  digitsOnly,
+  stripEmoji,
+  canonicalEmail,
+  toNationalPhone,
+  toPassportSpelling,
+  withoutNameSeparators,
+} as const;
 
-/** Normalisers that would get in the way while typing (a space before the next word, a date
- *  half written): inputs run them when the field is left; normalise() runs them all. */
-export const BLUR_ONLY: ReadonlySet<string> = new Set(['trim', 'digitsOnly', 'removeHyphens', 'japaneseDateToIso']);
+/** Normalisers that would get in the way while typing (a space before the next word, a country
+ *  code half written): inputs run them when the field is left; normalise() runs them all. */
+export const BLUR_ONLY: ReadonlySet<string> = new Set(['trim', 'digitsOnly', 'removeHyphens', 'toNationalPhone']);
+
+/** Normalisers that make the stored form of what the member typed (a roman name in its passport
+ *  spelling): an input keeps the member's text as typed and the form shows what will be stored
+ *  under it (BaseInputTemplate); normalise() runs them, so validation, the request and the server
+ *  all see the stored form. */
+export const STORED_ONLY: ReadonlySet<string> = new Set(['toPassportSpelling', 'withoutNameSeparators']);
 export type NormaliserName = keyof typeof normalisers;
 
 export function applyNormalisers(text: string, names: readonly string[] | undefined): string {
@@ -157,7 +174,23 @@ export function canonical<T>(schema: JsonObject, data: T): T {
   return out as T;
 }
 
-/** The normalisers an input runs as the member types: all its field names but the BLUR_ONLY. */
+/** The normalisers an input runs on its own text when the member leaves it: all its field names
+ *  but the STORED_ONLY. */
+export function inputNormalisers(node: JsonObject | undefined): string[] {
+  return normalisersOf(node).filter((name) => !STORED_ONLY.has(name));
+}
+
+/** The normalisers an input runs as the member types: its inputNormalisers but the BLUR_ONLY. */
 export function liveNormalisers(node: JsonObject | undefined): string[] {
-  return normalisersOf(node).filter((name) => !BLUR_ONLY.has(name));
+  return inputNormalisers(node).filter((name) => !BLUR_ONLY.has(name));
+}
+
+/** What a field holding `text` will store, when its node names STORED_ONLY normalisers and that
+ *  differs from the text as the input keeps it; else undefined. */
+export function storedFormOf(node: JsonObject | undefined, text: unknown): string | undefined {
+  if (typeof text !== 'string' || text === '') return undefined;
+  const names = normalisersOf(node);
+  if (!names.some((name) => STORED_ONLY.has(name))) return undefined;
+  const stored = applyNormalisers(text, names);
+  return stored !== '' && stored !== applyNormalisers(text, inputNormalisers(node)) ? stored : undefined;
 }

@@ -31,6 +31,13 @@ describe('member search keys: one fold for the stored keys and what is typed', (
     expect(foldName('辻\uFE00')).toBe('辻');
     expect(foldName('van der Berg')).toBe('VANDERBERG');
     expect(foldName('ＶＡＮ　ｄｅｒ')).toBe('VANDER');
+    // A katakana name's separators (issue 35): the middle dot and the double hyphen as keyboards type it.
+    for (const typed of ['スミス・ヤマダ', 'スミス＝ヤマダ', 'ｽﾐｽ･ﾔﾏﾀﾞ', 'スミス゠ヤマダ']) expect(foldName(typed), typed).toBe('スミスヤマダ');
+    // A roman name typed with its accents or apostrophe finds the passport spelling stored (ADR 036).
+    for (const typed of ['José', 'JOSE', 'jose']) expect(foldName(typed), typed).toBe('JOSE');
+    expect(foldName("O'Brien")).toBe('OBRIEN');
+    expect(foldName('Nguyễn Văn')).toBe('NGUYENVAN');
+    expect(foldName('ガ')).toBe('ガ');
     for (const typed of ['09012345678', '090-1234-5678', '+81 90-1234-5678', '+81 (0)90 1234 5678', '０９０－１２３４－５６７８']) expect(foldPhone(typed), typed).toBe('09012345678');
     expect(prefixEnd('ヤマ')).toBe('ヤミ');
     expect(prefixEnd('山\uD7FF')).toBe('山\uE000');

@@ -42,7 +42,7 @@ describe.each(DATABASES)('names and birthday as typed ($name)', ({ kind }) => {
       `葛${IVS}城`,
       'ハナコ',
       'KATSURAGI',
-      'Hanako',
+      'HANAKO',
       '1990-04-05',
     ]);
     const info = (await h.info(res.json<{ token: string }>().token)).json<UserInfo>();
@@ -59,6 +59,31 @@ describe.each(DATABASES)('names and birthday as typed ($name)', ({ kind }) => {
     const res2 = await h.register(validRegistration(other.email, other.code, { last_name_kanji: `辻${IVS}` }));
     expect(res2.statusCode, res2.body).toBe(200);
     expect([...(await row(other.email)).last_name_kanji].map((c) => c.codePointAt(0)!.toString(16))).toEqual(['8fbb', 'e0100']);
+  });
+
+  it('registration takes スミス・ヤマダ / José as the world writes them: the katakana as typed, the roman name stored and answered in its passport spelling', async () => {
+    const { email, code } = await h.verifiedEmail();
+    const res = await h.register(
+      validRegistration(email, code, { last_name_kanji: 'ｽﾐｽ･ﾔﾏﾀﾞ', first_name_kanji: 'メアリー＝ジェーン', last_name_alphabet: 'Smith-Yamada', first_name_alphabet: 'José' }),
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const stored = await row(email);
+    expect([stored.last_name_kanji, stored.first_name_kanji, stored.last_name_alpha, stored.first_name_alpha]).toEqual(['スミス・ヤマダ', 'メアリー＝ジェーン', 'SMITH-YAMADA', 'JOSE']);
+    const info = (await h.info(res.json<{ token: string }>().token)).json<UserInfo>();
+    expect([info.last_name_kanji, info.first_name_kanji, info.last_name_alpha, info.first_name_alpha]).toEqual(['スミス・ヤマダ', 'メアリー＝ジェーン', 'SMITH-YAMADA', 'JOSE']);
+  });
+
+  it('a roman name stored before as typed (Tanaka) comes back on edit and is stored in capitals; one that cannot be spelt in letters is still refused', async () => {
+    const member = await h.createMember(undefined, undefined, { last_name_alpha: 'Tanaka', first_name_alpha: 'Ōno' });
+    const { token } = await h.loginWithCode(member);
+    const saved = (await h.info(token)).json<UserInfo>();
+    const res = await h.updateInfo(token, validProfileUpdate(member.email, String(saved.birthday), { last_name_alpha: saved.last_name_alpha, first_name_alpha: saved.first_name_alpha }));
+    expect(res.statusCode, res.body).toBe(200);
+    const stored = await row(member.email);
+    expect([stored.last_name_alpha, stored.first_name_alpha]).toEqual(['TANAKA', 'ONO']);
+    expectError(await h.updateInfo(token, validProfileUpdate(member.email, String(saved.birthday), { last_name_alpha: 'Tanaka3' })), 400, 'VALIDATION', {
+      last_name_alpha: [rulesOf('edit-profile').message('last_name_alpha', 'pattern')],
+    });
   });
 
   it('a name stored half-width before is accepted when it comes back, and stored full-width', async () => {

@@ -189,7 +189,7 @@ describe.each(DATABASES)('old flow ($name)', ({ kind }) => {
       const res = await register(oldRegistration(email, key));
       expect(res.statusCode, res.body).toBe(200);
       const user = await h.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
-      expect(user).toMatchObject({ status: 'active', city: '202011', zip_current: '3800001', phone: '09012345678', last_name_alpha: 'Yamada' });
+      expect(user).toMatchObject({ status: 'active', city: '202011', zip_current: '3800001', phone: '09012345678', last_name_alpha: 'YAMADA', first_name_alpha: 'HANAKO' });
       const application = await h.db.selectFrom('applications').selectAll().where('user_id', '=', user.id).executeTakeFirstOrThrow();
       expect(application.status).toBe('pending');
       // The answer carries the register number the welcome mail quotes.
@@ -214,6 +214,15 @@ describe.each(DATABASES)('old flow ($name)', ({ kind }) => {
       expect((await verifyKey(key)).statusCode).toBe(200);
     });
 
+    it('takes the names the current forms take: Van Dyke, Anne-Marie and José, stored as letters only in the passport spelling', async () => {
+      const email = h.uniqueEmail('old-names');
+      const key = await linkFor(email);
+      const res = await register(oldRegistration(email, key, { last_name_alphabet: "Van Dyke-O'Neil", first_name_alphabet: 'José', last_name_kanji: 'ヴァン・ダイク', first_name_kanji: 'アン＝マリー' }));
+      expect(res.statusCode, res.body).toBe(200);
+      const user = await h.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
+      expect([user.last_name_alpha, user.first_name_alpha, user.last_name_kanji, user.first_name_kanji]).toEqual(['VANDYKEONEIL', 'JOSE', 'ヴァン・ダイク', 'アン＝マリー']);
+    });
+
     const detail = oldForm.properties.purpose_detail;
     it.each([
       ['zip_current', '380000', defs.oldZip.errorMessage.pattern],
@@ -222,8 +231,8 @@ describe.each(DATABASES)('old flow ($name)', ({ kind }) => {
       ['phone', '0901234567', defs.oldPhone.errorMessage.pattern],
       ['phone', '090123456789', defs.oldPhone.errorMessage.pattern],
       ['phone', '19012345678', defs.oldPhone.errorMessage.pattern],
-      ['last_name_alphabet', 'Van Dyke', defs.oldAlphabetName.errorMessage.pattern],
-      ['first_name_alphabet', 'Anne-Marie', defs.oldAlphabetName.errorMessage.pattern],
+      ['last_name_alphabet', 'Yamada2', defs.oldAlphabetName.errorMessage.pattern],
+      ['first_name_alphabet', 'Anne.Marie', defs.oldAlphabetName.errorMessage.pattern],
       ['purpose_detail', japaneseText(detail.minLength - 1), fillMessage(detail.errorMessage.minLength, detail, 'minLength')],
       ['purpose_detail', japaneseText(detail.maxLength + 1), fillMessage(detail.errorMessage.maxLength, detail, 'maxLength')],
       ['email', 'a@b', defs.email.errorMessage.pattern],

@@ -31,6 +31,7 @@ import { passwordMessages, rulesOf } from '../support/schema-messages';
 // Field messages as the schemas state them (the reset forms), so a JSON edit moves these with it.
 const identity = rulesOf('reset-identity');
 const reset = rulesOf('reset-password');
+const registration = rulesOf('register-profile');
 const BIRTHDAY_FORMAT = identity.message('birthday', 'format');
 const BIRTHDAY_REQUIRED = identity.required('birthday');
 const PHONE_DIGITS = identity.message('phone', 'pattern');
@@ -206,6 +207,23 @@ describe.each(DATABASES)('password reset ($name)', ({ kind }) => {
       expect(h.mailer.to(registered.email).map((mail) => mail.template)).toEqual(['passwordResetCode', 'passwordResetCode']);
     });
 
+    it('the phone compares as one number: +81 90-…, 090-… and full-width digits match the stored one, as does a number stored in another form', async () => {
+      const m = await member();
+      // PHONE is 09011112222, stored as registration stores it (digits only).
+      for (const phone of ['+81 90-1111-2222', '\uFF0B81 (0)90 1111 2222', '090-1111-2222', '\uFF10\uFF19\uFF10\uFF11\uFF11\uFF11\uFF11\uFF12\uFF12\uFF12\uFF12']) {
+        const res = await h.requestPasswordReset({ ...m.identity, phone });
+        expect(res.statusCode, `${phone}: ${res.body}`).toBe(200);
+      }
+      expectError(await h.requestPasswordReset({ ...m.identity, phone: '+81 90-1111-2223' }), 400, 'IDENTITY_FAILED');
+      expectError(await h.requestPasswordReset({ ...m.identity, phone: '+1 901-111-2222' }), 400, 'IDENTITY_FAILED');
+      // Numbers stored before hyphens were removed, or imported in their international form.
+      for (const stored of ['03-5555-6666', '+81 3-5555-6666']) {
+        const other = await h.createMember(h.uniqueEmail('stored-phone'), OLD_PASSWORD, { birthday: BIRTHDAY, phone: stored });
+        const res = await h.requestPasswordReset({ email: other.email, birthday: BIRTHDAY, phone: '0355556666' });
+        expect(res.statusCode, `${stored}: ${res.body}`).toBe(200);
+      }
+    });
+
     it(`${FAILURES_PER_HOUR} failures for one address in an hour → the next try, even with the right identity, → 429 TOO_MANY_ATTEMPTS`, async () => {
       const m = await member();
       for (let i = 0; i < FAILURES_PER_HOUR; i += 1) {
@@ -255,8 +273,12 @@ describe.each(DATABASES)('password reset ($name)', ({ kind }) => {
     it.each<[string, Partial<ResetIdentity>, Record<string, string[]>]>([
       ['birthday 1990-02-30 (no such day)', { birthday: '1990-02-30' }, { birthday: [BIRTHDAY_FORMAT] }],
       ['birthday 1990-13-01', { birthday: '1990-13-01' }, { birthday: [BIRTHDAY_FORMAT] }],
-      ['birthday 1990/13/01 (normalised, still no such month)', { birthday: '1990/13/01' }, { birthday: [BIRTHDAY_FORMAT] }],
+      ['birthday 1990-04-31 (no such day: not a format error, the same message as registration)', { birthday: '1990-04-31' }, { birthday: [registration.message('birthday', 'format')] }],
+      // The form sends the three boxes as YYYY-MM-DD (spec section 7): nothing else is read as a date.
+      ['birthday 1985/12/24', { birthday: '1985/12/24' }, { birthday: [BIRTHDAY_FORMAT] }],
       ['birthday 1990.01.01', { birthday: '1990.01.01' }, { birthday: [BIRTHDAY_FORMAT] }],
+      ['birthday 1899-12-31 (registration\'s bounds)', { birthday: '1899-12-31' }, { birthday: [identity.message('birthday', 'minDate')] }],
+      ['birthday 2999-01-01 (registration\'s bounds)', { birthday: '2999-01-01' }, { birthday: [identity.message('birthday', 'maxDate')] }],
       [`phone of ${PHONE_MAX + 1} digits`, { phone: '1'.repeat(PHONE_MAX + 1) }, { phone: [PHONE_DIGITS] }],
       // Its normaliser keeps the digits: none are left, so it is not given (as the form shows it once left).
       ['phone of letters only', { phone: 'abcdefgh' }, { phone: [PHONE_REQUIRED] }],
@@ -268,14 +290,11 @@ describe.each(DATABASES)('password reset ($name)', ({ kind }) => {
       expect(h.mailer.sent).toEqual([]);
     });
 
-    // The fields' x-normalise runs on the server as in the form: a birthday as members type it
-    // becomes YYYY-MM-DD, a phone keeps its digits.
+    // The fields' x-normalise runs on the server as in the form: a phone keeps its digits, a
+    // number written with +81 becomes the national one.
     it.each<[string, Partial<ResetIdentity>]>([
-      ['birthday 1985/12/24', { birthday: '1985/12/24' }],
-      ['birthday 19851224', { birthday: '19851224' }],
-      ['birthday 1985年12月24日', { birthday: '1985年12月24日' }],
-      ['birthday in full-width digits', { birthday: '１９８５／１２／２４' }],
       ['phone with hyphens', { phone: '090-1111-2222' }],
+      ['phone with +81', { phone: '+81 90-1111-2222' }],
       ['phone in full-width digits', { phone: '０９０１１１１２２２２' }],
     ])('%s is normalised as the form does and matches the member', async (_label, change) => {
       const m = await member();

@@ -97,10 +97,52 @@ describe('the name fields of the forms', () => {
     expect(judge(form, 'last_name_kanji', 'Yamada').errors).not.toEqual([]);
   });
 
-  it.each(forms.filter((f) => f !== 'contact'))('%s: roman names are made half-width and trimmed', (form) => {
+  it.each(forms.filter((f) => f !== 'contact'))('%s: roman names are made half-width, trimmed and kept in the passport spelling', (form) => {
     const [family, given] = romanOf(form);
     expect(judge(form, family, 'ＹＡＭＡＤＡ')).toEqual({ value: 'YAMADA', errors: [] });
-    expect(judge(form, given, ' Hanako ')).toEqual({ value: 'Hanako', errors: [] });
+    expect(judge(form, given, ' Hanako ')).toEqual({ value: 'HANAKO', errors: [] });
+    for (const [typed, stored] of [['José', 'JOSE'], ['Ōno', 'ONO'], ["O'Brien", 'OBRIEN'], ['Nguyễn', 'NGUYEN'], ['Yūki', 'YUKI'], ['Ｊｏｓé ', 'JOSE']]) {
+      expect({ typed, ...judge(form, given, typed) }).toEqual({ typed, value: stored, errors: [] });
+    }
     expect(judge(form, family, '山田').errors).not.toEqual([]);
+    expect(judge(form, family, 'Yamada2').errors).not.toEqual([]);
+  });
+
+  it.each(['register-profile', 'edit-profile'])('%s: roman names keep their spaces and hyphens (spec: letters, space and hyphen)', (form) => {
+    const [family, given] = romanOf(form);
+    expect(judge(form, family, 'De La Cruz')).toEqual({ value: 'DE LA CRUZ', errors: [] });
+    expect(judge(form, given, 'Mary-Jane')).toEqual({ value: 'MARY-JANE', errors: [] });
+  });
+
+  it('old-register: names with spaces and hyphens are taken as letters only (spec: the old flow takes letters only)', () => {
+    const [family, given] = romanOf('old-register');
+    expect(judge('old-register', family, 'De La Cruz')).toEqual({ value: 'DELACRUZ', errors: [] });
+    expect(judge('old-register', family, "Smith-Jones O'Neil")).toEqual({ value: 'SMITHJONESONEIL', errors: [] });
+    expect(judge('old-register', given, 'Mary-Jane')).toEqual({ value: 'MARYJANE', errors: [] });
+    expect(judge('old-register', given, 'Mary2').errors).not.toEqual([]);
+  });
+
+  it.each(forms)('%s: katakana names with 「・」 or 「＝」 between their parts, and Ainu small kana with a semi-voiced mark', (form) => {
+    const cases: Array<[string, string, string]> = [
+      ['last_name_kanji', 'スミス・ヤマダ', 'スミス・ヤマダ'],
+      ['last_name_kanji', 'ｽﾐｽ･ﾔﾏﾀﾞ', 'スミス・ヤマダ'],
+      ['last_name_kanji', 'デ＝ラ＝クルス', 'デ＝ラ＝クルス'],
+      ['last_name_kanji', 'スミス・ヤマダ　ジュニア', 'スミス・ヤマダ　ジュニア'],
+      ['first_name_kanji', 'メアリー・ジェーン', 'メアリー・ジェーン'],
+      ['first_name_kanji', 'メアリー＝ジェーン', 'メアリー＝ジェーン'],
+      ['first_name_kanji', 'ㇷ\u309Aチ', 'ㇷ\u309Aチ'],
+      ['last_name_kanji', 'カㇷ\u309A', 'カㇷ\u309A'],
+    ];
+    for (const [field, typed, stored] of cases) {
+      const { value, errors } = judge(form, field, typed);
+      expect({ typed, value, errors }).toEqual({ typed, value: stored, errors: [] });
+    }
+  });
+
+  it.each(forms)('%s: a separator only between two characters, one at a time; a lone mark is refused', (form) => {
+    for (const typed of ['・ヤマダ', 'ヤマダ・', 'スミス・・ヤマダ', 'スミス・＝ヤマダ', 'スミス=ヤマダ', '\u309Aチ', 'チ\u309A\u309A', 'スミス・　ヤマダ']) {
+      expect({ typed, refused: judge(form, 'last_name_kanji', typed).errors.length > 0 }).toEqual({ typed, refused: true });
+    }
+    expect(judge(form, 'first_name_kanji', 'メアリー・ジェーン　スミス').errors).not.toEqual([]);
   });
 });

@@ -8,6 +8,8 @@ import userEvent from '@testing-library/user-event';
 import * as profileForm from 'virtual:form/register-profile';
 import type { FormModule } from '../../src/engine/SchemaForm';
 import { FormHarness, catchUp } from '../support/form-harness';
+import messages from '../../messages/ja.json';
+import { format } from '../../src/shared/format';
 
 afterEach(cleanup);
 
@@ -80,6 +82,40 @@ describe('toHalfWidth while typing (phone, amc, zip_current)', () => {
     await user.type(text(/^姓(?!（)/), '山田１');
     catchUp();
     expect(data().last_name_kanji).toBe('山田１');
+  });
+});
+
+describe('a roman name stored in its passport spelling (x-normalise toPassportSpelling, stored only)', () => {
+  const storedAs = (value: string) => format(messages.form.storedAs, { value });
+
+  it('keeps José in the box as typed and shows, and describes the box with, what will be stored', async () => {
+    const { user, data, text } = setup();
+    const given = text(/^名（ローマ字）/) as HTMLInputElement;
+    await user.type(given, 'José ');
+    await user.tab();
+    catchUp();
+    expect(given.value).toBe('José');
+    expect(data().first_name_alphabet).toBe('José');
+    const note = screen.getByText(storedAs('JOSE'));
+    expect(given.getAttribute('aria-describedby')?.split(' ')).toContain(note.id);
+    expect(given.getAttribute('aria-invalid')).toBeNull();
+  });
+
+  it('shows nothing for a name typed as it is stored, and no stored form beside an error', async () => {
+    const { user, text } = setup();
+    const family = text(/^姓（ローマ字）/) as HTMLInputElement;
+    await user.type(family, 'YAMADA');
+    await user.tab();
+    catchUp();
+    expect(screen.queryByText(/YAMADA$/)).toBeNull();
+    expect(family.getAttribute('aria-describedby') ?? '').not.toMatch(/__stored/);
+    await user.clear(family);
+    await user.type(family, 'Yamada2');
+    await user.tab();
+    catchUp();
+    expect(family.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.queryByText(storedAs('YAMADA2'))).toBeNull();
+    expect(family.getAttribute('aria-describedby') ?? '').not.toMatch(/__stored/);
   });
 });
 

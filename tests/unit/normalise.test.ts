@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyNormalisers, digitsOnly, normalisers, removeHyphens, stripEmoji, toHalfWidth } from '../../src/shared/normalise';
+import { applyNormalisers, digitsOnly, inputNormalisers, liveNormalisers, normalisers, removeHyphens, storedFormOf, stripEmoji, toHalfWidth } from '../../src/shared/normalise';
 
 describe('toHalfWidth', () => {
   it('turns full-width digits into half-width ones', () => {
@@ -71,6 +71,30 @@ describe('applyNormalisers', () => {
   });
 
   it('knows exactly the exported normalisers', () => {
-    expect(Object.keys(normalisers).sort()).toEqual(['canonicalEmail', 'composeMarks', 'digitsOnly', 'japaneseDateToIso', 'removeHyphens', 'stripEmoji', 'toFullWidthKana', 'toHalfWidth', 'toHalfWidthAscii', 'trim']);
+    expect(Object.keys(normalisers).sort()).toEqual([
+      'canonicalEmail',
+      'composeMarks',
+      'digitsOnly',
+      'removeHyphens',
+      'stripEmoji',
+      'toFullWidthKana',
+      'toHalfWidth',
+      'toHalfWidthAscii',
+      'toNationalPhone',
+      'toPassportSpelling',
+      'trim',
+      'withoutNameSeparators',
+    ]);
+  });
+
+  it('an input keeps the member\'s text from the stored-only normalisers, which normalise() still runs', () => {
+    const node = { 'x-normalise': ['toHalfWidthAscii', 'trim', 'toPassportSpelling'] };
+    expect(inputNormalisers(node)).toEqual(['toHalfWidthAscii', 'trim']);
+    expect(liveNormalisers(node)).toEqual(['toHalfWidthAscii']);
+    expect(storedFormOf(node, 'José')).toBe('JOSE');
+    expect(storedFormOf(node, ' José ')).toBe('JOSE');
+    expect(storedFormOf(node, 'JOSE')).toBeUndefined();
+    expect(storedFormOf(node, '')).toBeUndefined();
+    expect(storedFormOf({ 'x-normalise': ['toHalfWidth'] }, '０９０')).toBeUndefined();
   });
 });

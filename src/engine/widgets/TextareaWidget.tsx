@@ -5,7 +5,7 @@ import { judgeOf, useLiveVerdict } from '../live-field';
 import messages from '../../../messages/ja.json';
 import { format } from '../../shared/format';
 import { textOf, useImeSafeText } from '../use-ime-safe-text';
-import { applyNormalisers, liveNormalisers, normalisersOf } from '../../shared/normalise';
+import { applyNormalisers, inputNormalisers, liveNormalisers } from '../../shared/normalise';
 
 /** Multi-line text: IME-safe, normalised as its schema's `x-normalise` says, judged on each key by
  *  its field's own validator (live-field.ts), with a character count against the schema's limits. */
@@ -34,7 +34,7 @@ export default function TextareaWidget(props: WidgetProps) {
         onBlur={(event) => {
           commitNow();
           const raw = event.target.value;
-          const next = applyNormalisers(raw, normalisersOf(schema));
+          const next = applyNormalisers(raw, inputNormalisers(schema));
           if (next !== raw) onChange(next === '' ? options.emptyValue : next);
           onBlur(id, next);
         }}

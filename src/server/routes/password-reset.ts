@@ -7,6 +7,7 @@ import type { AppContext } from '../context';
 import { ApiError } from '../errors';
 import { hashPassword } from '../services/passwords';
 import { sameText } from '../services/secrets';
+import { samePhone } from '../services/phone-match';
 import { iso, now } from '../services/clock';
 import { mailCode, useCode } from '../code-flow';
 import { requesterOf } from '../limits/requester';
@@ -48,7 +49,7 @@ export const passwordChangeVerify: VerifyFlow = {
       .executeTakeFirst();
     // Both comparisons always run, against empty strings when there is no member.
     const birthdayOk = sameText(user?.birthday ?? '', birthday);
-    const phoneOk = sameText(user?.phone ?? '', phone);
+    const phoneOk = samePhone(user?.phone ?? '', phone);
     if (!user || !birthdayOk || !phoneOk) throw new ApiError('IDENTITY_FAILED');
     await ctx.db.deleteFrom('failed_attempts').where('id', '=', attemptId).execute();
     await mailCode(ctx, request, reply, { purpose: 'password_change', email: user.email, userId: user.id, mail: { to: user.email, template: 'passwordResetCode' } });
