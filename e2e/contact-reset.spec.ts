@@ -3,7 +3,6 @@ import { test, expect, waitForMail, codeIn, typeCode, loginAs, mailsTo } from '.
 import type { Page } from '@playwright/test';
 import { codeSent, format, label, labels, MAIL_DOMAIN, mailSubject, messages, pinBox, routeSetting, rulesOf, screenTitle, submitText, textPattern } from './support/texts';
 import { PHONE } from './support/framed';
-import { dateBoxes, fillDate } from './support/register';
 
 const field = (page: Page, name: string) => page.getByRole('textbox', { name, exact: true });
 const contact = labels('contact');
@@ -84,16 +83,14 @@ test('a member resets the password with the mailed code; the new password works 
   await expect(page.getByRole('heading', { name: screenTitle('password_reminder'), level: 1 })).toBeVisible();
   await expect(page.getByText(format(messages.passwordReminder.domainNote, { domain: MAIL_DOMAIN }))).toBeVisible();
   await field(page, identity.email).fill(member.email);
-  // The birthday in registration's three boxes: 2月30日 is no such date (not a format error).
-  await fillDate(page, identity.birthday, '１９９０', '２', '３０');
+  await field(page, identity.birthday).fill('1990年2月30日');
   // The stored 0312345678, written internationally: one number (docs/decisions/036).
   await field(page, identity.phone).fill('+81 3-1234-5678');
   await page.getByRole('button', { name: submitText('reset-identity') }).click();
   await expect(page.locator('.field__errors').getByText(rulesOf('reset-identity').message('birthday', 'format'))).toBeVisible();
-  await dateBoxes(page, identity.birthday).day.fill('1');
-  await dateBoxes(page, identity.birthday).month.fill('4');
+  await field(page, identity.birthday).fill('1990/4/1');
   await field(page, identity.phone).click();
-  await expect(dateBoxes(page, identity.birthday).year).toHaveValue('1990');
+  await expect(field(page, identity.birthday)).toHaveValue('1990-04-01');
   await page.getByRole('button', { name: submitText('reset-identity') }).click();
   await expect(page.getByRole('status').filter({ hasText: codeSent(messages.passwordReminder.codeSent, member.email) })).toBeVisible();
   const lock = routeSetting('password_reminder', 'resendLockSeconds');
@@ -120,7 +117,7 @@ test('the link in the reset mail opens the reset in the parent\'s frame at phone
   await page.setViewportSize(PHONE);
   await page.goto('/user/password_reminder');
   await field(page, identity.email).fill(member.email);
-  await fillDate(page, identity.birthday, '1990', '4', '1');
+  await field(page, identity.birthday).fill('1990/4/1');
   await field(page, identity.phone).fill('03-1234-5678');
   await page.getByRole('button', { name: submitText('reset-identity') }).click();
   const mail = await waitForMail(member.email);
@@ -144,18 +141,18 @@ test('the link in the reset mail opens the reset in the parent\'s frame at phone
 });
 
 test('a wrong identity gets the same refusal as an unknown address', async ({ page, member }) => {
-  const attempt = async (email: string, year: string) => {
+  const attempt = async (email: string, birthday: string) => {
     await page.goto('/user/password_reminder');
     await field(page, identity.email).fill(email);
-    await fillDate(page, identity.birthday, year, '4', '1');
+    await field(page, identity.birthday).fill(birthday);
     await field(page, identity.phone).fill('0312345678');
     await page.getByRole('button', { name: submitText('reset-identity') }).click();
     const text = await page.getByRole('alertdialog').textContent();
     await page.getByRole('button', { name: messages.common.ok }).click();
     return text;
   };
-  const wrongBirthday = await attempt(member.email, '1991');
-  const unknown = await attempt(`nobody-${randomUUID().slice(0, 8)}@example.com`, '1990');
+  const wrongBirthday = await attempt(member.email, '1991/4/1');
+  const unknown = await attempt(`nobody-${randomUUID().slice(0, 8)}@example.com`, '1990/4/1');
   expect(wrongBirthday).toContain(messages.api.IDENTITY_FAILED);
   expect(unknown).toBe(wrongBirthday);
   expect(await mailsTo(member.email)).toHaveLength(0);

@@ -10,7 +10,6 @@ import { test, expect, codeIn, typeCode, waitForMail } from './support/fixtures'
 import { expectAccessible } from './support/axe';
 import { expectInParentView, frameSettled, openFramed, type Framed } from './support/framed';
 import { codeSent, labels, messages, rulesOf, submitText } from './support/texts';
-import { fillDate } from './support/register';
 
 const identity = labels('reset-identity');
 const identityRules = rulesOf('reset-identity');
@@ -41,7 +40,7 @@ async function resetWithErrorsShown(page: Page, email: string) {
   await expect(summary(framed)).toBeFocused();
   await expectAccessible(page, 'password reset, errors shown');
 
-  await fillDate(framed.app, identity.birthday, '1990', '4', '1');
+  await textbox(framed, identity.birthday).fill('1990/4/1');
   const phone = textbox(framed, identity.phone);
   await phone.click();
   await phone.pressSequentially('03-1234-5678');
@@ -83,7 +82,7 @@ test.describe('on a touch screen', () => {
   test('password reset: a tap of 次へ straight from a phone too short shows the refusal at once (its message comes at the tap, after the finger lifted)', async ({ page, member }) => {
     const framed = await openFramed(page, '/password_reminder');
     await textbox(framed, identity.email).fill(member.email);
-    await fillDate(framed.app, identity.birthday, '1990', '4', '1');
+    await textbox(framed, identity.birthday).fill('1990/4/1');
     await textbox(framed, identity.phone).fill('03-12');
     await frameSettled(framed);
     // The phone blurs at the mousedown the browser makes of the tap, after pointerup: its message

@@ -31,6 +31,18 @@ export function removeHyphens(text: string): string {
   return toHalfWidth(text).replace(/-/g, '');
 }
 
+/** A birthday as members type it (year-kanji form YYYY\u5E74M\u6708D\u65E5, YYYY/M/D, YYYY-M-D, YYYYMMDD; full-width digits
+ *  too) as YYYY-MM-DD. Anything else is returned unchanged, for the schema to refuse. Whether
+ *  the date exists (31 Feb, 29 Feb of a common year) is the schema's `format: date` check. */
+export function japaneseDateToIso(text: string): string {
+  // Full-width slashes too: Japanese input methods often type them.
+  const value = toHalfWidth(text).replace(/\uFF0F/g, '/').trim();
+  const match = /^(\d{4})\u5E74(\d{1,2})\u6708(\d{1,2})\u65E5$/.exec(value) ?? /^(\d{4})[/-](\d{1,2})[/-](\d{1,2})$/.exec(value) ?? /^(\d{4})(\d{2})(\d{2})$/.exec(value);
+  if (!match) return text;
+  const [, year, month, day] = match;
+  return `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`;
+}
+
 /** A Japanese number written internationally (+81 90-1234-5678, +81 (0)90 1234 5678, +81 090…,
  *  a full-width plus too) in its national form (090-1234-5678), the form the site stores: the
  *  country code becomes the trunk prefix 0 (one written after it is not doubled). Anything else
@@ -82,14 +94,15 @@ export const normalisers = {
   digitsOnly,
   stripEmoji,
   canonicalEmail,
+  japaneseDateToIso,
   toNationalPhone,
   toPassportSpelling,
   withoutNameSeparators,
 } as const;
 
-/** Normalisers that would get in the way while typing (a space before the next word, a country
- *  code half written): inputs run them when the field is left; normalise() runs them all. */
-export const BLUR_ONLY: ReadonlySet<string> = new Set(['trim', 'digitsOnly', 'removeHyphens', 'toNationalPhone']);
+/** Normalisers that would get in the way while typing (a space before the next word, a date or a
+ *  country code half written): inputs run them when the field is left; normalise() runs them all. */
+export const BLUR_ONLY: ReadonlySet<string> = new Set(['trim', 'digitsOnly', 'removeHyphens', 'japaneseDateToIso', 'toNationalPhone']);
 
 /** Normalisers that make the stored form of what the member typed (a roman name in its passport
  *  spelling): an input keeps the member's text as typed and the form shows what will be stored

@@ -8,7 +8,6 @@ import userEvent from '@testing-library/user-event';
 import * as registerForm from 'virtual:form/register-profile';
 import * as oldForm from 'virtual:form/old-register';
 import * as editForm from 'virtual:form/edit-profile';
-import * as resetForm from 'virtual:form/reset-identity';
 import messages from '../../messages/ja.json';
 import { FormHarness, catchUp } from '../support/form-harness';
 import { rulesIn } from '../support/schema-rules';
@@ -54,8 +53,6 @@ describe('splitDate and joinDate', () => {
 describe.each([
   ['register-profile', registerForm],
   ['old-register', oldForm],
-  // Issue 35, point 9b: the password reset asks the birthday as registration does.
-  ['reset-identity', resetForm],
 ])('the birthday on %s', (_name, form) => {
   it('is a named group of three labelled numeric boxes with the bday-* autocomplete tokens', () => {
     setup(form as FormModule);
@@ -96,16 +93,6 @@ describe.each([
     await user.tab();
     await user.tab();
     expect(await screen.findByText(rules.required('birthday'))).toBeTruthy();
-  });
-
-  it('calls 4月31日 no such date when the member moves on', async () => {
-    const { user } = setup(form as FormModule);
-    const { year, month, day } = boxesOf();
-    await user.type(year, '1990');
-    await user.type(month, '4');
-    await user.type(day, '31');
-    await user.tab();
-    expect(await screen.findByText(rules.message('birthday', 'format'))).toBeTruthy();
   });
 });
 

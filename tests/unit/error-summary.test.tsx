@@ -41,15 +41,6 @@ function type(input: HTMLInputElement, value: string) {
   catchUp();
 }
 
-/** The birthday in its three boxes (the date-parts widget, as registration asks it). */
-function typeBirthday(year: string, month: string, day: string) {
-  const box = (id: string) => document.getElementById(id) as HTMLInputElement;
-  fireEvent.input(box('root_birthday'), { target: { value: year } });
-  fireEvent.input(box('root_birthday__month'), { target: { value: month } });
-  fireEvent.input(box('root_birthday__day'), { target: { value: day } });
-  catchUp();
-}
-
 describe('live validation judges the value as it will be sent', () => {
   it('a phone typed with hyphens is not refused while it is typed (x-normalise removes them)', async () => {
     // The reset phone's rule takes digits only; its normalisers make 03-1234-5678 digits.
@@ -66,7 +57,7 @@ describe('live validation judges the value as it will be sent', () => {
   it('a submit hands over the data as the schema accepted it (normalised)', async () => {
     const onSubmit = await refusedSubmit();
     type(document.getElementById('root_email') as HTMLInputElement, 'taro@example.com');
-    typeBirthday('1990', '4', '5');
+    type(document.getElementById('root_birthday') as HTMLInputElement, '1990/4/5');
     type(phone(), '03-1234-5678');
     fireEvent.submit(document.querySelector('form')!);
     expect(onSubmit).toHaveBeenCalledWith({ email: 'taro@example.com', birthday: '1990-04-05', phone: '0312345678' });
@@ -96,7 +87,7 @@ describe('what is shown of errors holds while a pointer is pressed', () => {
   it('the summary stays while the press that fixes its last error is under way, and that one press submits', async () => {
     const onSubmit = await refusedSubmit();
     type(document.getElementById('root_email') as HTMLInputElement, 'taro@example.com');
-    typeBirthday('1990', '4', '5');
+    type(document.getElementById('root_birthday') as HTMLInputElement, '1990/4/5');
     fireEvent.input(phone(), { target: { value: '03-1234-5678' } });
     expect(summaryLinks().map(([href]) => href)).toEqual(['#root_phone']);
     // The press begins: the form catches up and has no error left. rjsf unmounts its error list

@@ -75,6 +75,7 @@ describe('applyNormalisers', () => {
       'canonicalEmail',
       'composeMarks',
       'digitsOnly',
+      'japaneseDateToIso',
       'removeHyphens',
       'stripEmoji',
       'toFullWidthKana',
@@ -96,5 +97,20 @@ describe('applyNormalisers', () => {
     expect(storedFormOf(node, 'JOSE')).toBeUndefined();
     expect(storedFormOf(node, '')).toBeUndefined();
     expect(storedFormOf({ 'x-normalise': ['toHalfWidth'] }, '０９０')).toBeUndefined();
+  });
+});
+
+describe('toNationalPhone', () => {
+  it.each([
+    ['+81 90-1234-5678', '090-1234-5678'],
+    ['+81 (0)90 1234 5678', '090 1234 5678'],
+    ['+81 090-1234-5678', '090-1234-5678'],
+    ['\uFF0B81\uFF08\uFF10\uFF0990-1234-5678', '090-1234-5678'],
+    ['+813-1234-5678', '03-1234-5678'],
+    ['090-1234-5678', '090-1234-5678'],
+    ['+1 212 555 0100', '+1 212 555 0100'],
+  ])('%s → %s', (typed, national) => {
+    // As the reset phone's x-normalise runs it: after toHalfWidth.
+    expect(applyNormalisers(typed, ['toHalfWidth', 'toNationalPhone'])).toBe(national);
   });
 });
