@@ -5,9 +5,10 @@ import { expectAccessible } from './support/axe';
 import { format, labels, messages, rulesOf, screenTitle, submitText, welcome } from './support/texts';
 
 // The member reads the screen's title; the id appears only in the log (the error React reports).
+const pageTitle = (path: string) => format(messages.app.titleFormat, { title: screenTitle(path), site: messages.site.name });
 const chunkFailed = format(messages.app.chunkFailed, { title: screenTitle('password_reminder') });
 
-test('the parent site shows the app in its iframe, sized from the height messages, and login works inside it', async ({ page, member }) => {
+test('the parent site shows the app in its iframe, sized from the height messages, takes its screen\'s title, and login works inside it', async ({ page, member }) => {
   // Neither the parent's page nor the app in its frame logs an error (a missing favicon did).
   const errors: string[] = [];
   page.on('console', (message) => {
@@ -19,6 +20,18 @@ test('the parent site shows the app in its iframe, sized from the height message
   await expect(frame.getByRole('heading', { name: screenTitle('login') })).toBeVisible();
   const height = async () => page.locator('#member-frame').evaluate((el) => parseInt((el as HTMLElement).style.height, 10));
   await expect.poll(height).toBeGreaterThanOrEqual(800);
+  // The parent page's title is the screen's, as the app reports it (it starts as the site's name).
+  await expect(page).toHaveTitle(pageTitle('login'));
+  // A title message from any other origin (here the parent page itself) is ignored.
+  const afterForeign = await page.evaluate(
+    () =>
+      new Promise<string>((resolve) => {
+        // Listeners run in the order they were added: parent.js's has handled the message by now.
+        window.addEventListener('message', (event) => event.data?.title === 'forged' && resolve(document.title));
+        window.postMessage({ type: 'member-site:title', title: 'forged' }, '*');
+      }),
+  );
+  expect(afterForeign).toBe(pageTitle('login'));
 
   await frame.getByLabel(labels('login').email).fill(member.email);
   await frame.getByLabel(labels('login').password).fill(member.password);
@@ -26,10 +39,12 @@ test('the parent site shows the app in its iframe, sized from the height message
   await typeCode(frame, codeIn(await waitForMail(member.email)));
   await frame.getByRole('button', { name: submitText('login-code') }).click();
   await expect(frame.getByText(welcome('山田 花子'))).toBeVisible();
+  await expect(page).toHaveTitle(pageTitle('mypage'));
 
   await frame.getByRole('link', { name: messages.mypage.logout }).click();
   await expect(page).toHaveURL(E2E.parentUrl + '/');
   await expect(frame.getByRole('heading', { name: screenTitle('login') })).toBeVisible();
+  await expect(page).toHaveTitle(pageTitle('login'));
   expect(errors).toEqual([]);
 });
 

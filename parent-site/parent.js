@@ -1,5 +1,6 @@
 // The parent site's side of the frame protocol: resize the iframe to the height the app
-// reports, bring the part of the frame the app asks for into view (the top after each of its
+// reports, take the title of the app's screen as the page's own (what the tab and a screen
+// reader announce), bring the part of the frame the app asks for into view (the top after each of its
 // navigations, a dialog that opens, the first error of a form), and navigate when the app asks
 // for "top window" navigation. Messages from any other origin are ignored.
 // A link to this page with `?path=/user/…` (the mails' links: src/shared/parent-link.ts) loads
@@ -30,6 +31,11 @@
     var data = event.data;
     if (data.type === 'member-site:height' && typeof data.height === 'number') {
       frame.style.height = Math.max(800, Math.ceil(data.height)) + 'px';
+    }
+    if (data.type === 'member-site:title' && typeof data.title === 'string') {
+      // Text only (document.title never parses markup), on one line and of a sane length.
+      var title = data.title.replace(/\s+/g, ' ').trim().slice(0, 200);
+      if (title) document.title = title;
     }
     if (data.type === 'member-site:scroll' && typeof data.top === 'number') {
       show(Math.max(0, data.top), typeof data.height === 'number' ? Math.max(0, data.height) : 0);

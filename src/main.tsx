@@ -3,11 +3,12 @@ import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { AppRoutes, basePath } from './app/router';
 import { AlertProvider } from './app/alert';
-import { showElement, startHeightReporting } from './app/frame';
+import { showElement, startHeightReporting, startTitleReporting } from './app/frame';
 import { RevealContext } from './engine/reveal';
 import './app/styles.css';
 
 startHeightReporting();
+startTitleReporting();
 const root = createRoot(document.getElementById('root')!);
 // The first render as a transition: React renders it in slices and yields to the browser
 // between them, so a long form (registration renders all four steps) does not block input on

@@ -23,8 +23,9 @@ function stackAt(base: { port: number; parentPort: number; mailSmtpPort: number;
 /** Where the browser tests' stack runs: ports apart from `npm start`'s, its own data folder. */
 export const E2E = stackAt({ port: 3100, parentPort: 8180, mailSmtpPort: 1125, mailWebPort: 1180 }, 'member-site-e2e');
 
-/** A second stack whose sessions last seconds (SESSION_SECONDS), for the expiry tests: 60 s, so
- *  the warning comes 12 s before the end (a fifth), time enough for a test to check it with axe on 2 busy cores. */
+/** A second stack whose sessions last seconds (SESSION_SECONDS), for the expiry tests: 60 s, a
+ *  session under 100 s, whose warning comes 20 s before the end (WCAG 2.2.1's least) rather than
+ *  a fifth of it. The tests move the page's clock and the sessions' times rather than wait. */
 export const SHORT = {
   ...stackAt({ port: 3200, parentPort: 8280, mailSmtpPort: 1225, mailWebPort: 1280 }, 'member-site-e2e-short'),
   sessionSeconds: 60,

@@ -1,7 +1,9 @@
 // The session's warning and end, on every screen while this device holds a session (WCAG 2.2.1;
-// docs/decisions/024). Before the idle end (5 minutes, or a fifth of SESSION_SECONDS when
-// shorter) a modal dialog shows the time left, a button that extends the session on the server
-// and one that logs out; when the end is the absolute limit, nothing can extend it and the
+// docs/decisions/024 and 037). A member who presses keys or a pointer is active, though a key
+// sends no request: the device extends the session quietly, as a request would have. Before the
+// idle end (5 minutes, or a fifth of SESSION_SECONDS when shorter, at least 20 seconds) a modal
+// dialog shows the time left (part of its description), a button that extends the session on
+// the server and one that logs out; when the end is the absolute limit, nothing can extend it and the
 // dialog says so. At the end, the same dialog says why the session ended (no activity, or the
 // limit) and leads to login, which brings the member back here. The timer reads the cookies each
 // second, so activity or an extension in another tab moves it too. The dialog machinery is the
@@ -15,9 +17,10 @@ import { format } from '../shared/format';
 import { endSession, sessionEnds } from '../api/session';
 import { extendSession } from '../api/user-auth';
 import { ModalFrame, returnFocusAfterDialog, useModalLayer } from './alert';
-import { atLimit, remainingText, sessionLimitText, warningLeadMs } from './session-time';
+import { atLimit, quietExtensionDue, remainingText, sessionLimitText, slideStepMs, warningLeadMs } from './session-time';
 import { paths } from './paths.generated';
 import { useToLogin } from './login-state';
+import { lastActivity } from './activity';
 
 const text = messages.session;
 
@@ -36,8 +39,30 @@ export function SessionDialog() {
   const layer = useRef<HTMLDivElement>(null);
   const box = useRef<HTMLDivElement>(null);
   const first = useRef<HTMLButtonElement>(null);
+  /** A dialog is open: a key in it is not activity that extends (only its buttons and Escape do). */
+  const dialogOpen = useRef(false);
+  useEffect(() => {
+    dialogOpen.current = view !== null;
+  }, [view]);
+  /** The last quiet extension asked for; one at a time, and a failed one is not retried at once. */
+  const quietAsked = useRef(0);
+  const quietBusy = useRef(false);
 
   useEffect(() => {
+    /** Extends the session quietly when the member's activity calls for it; true when it asked. */
+    const extendQuietly = (at: number, ends: { idleEnd: number; end: number }): boolean => {
+      if (dialogOpen.current || quietBusy.current || at - quietAsked.current < slideStepMs()) return false;
+      if (!quietExtensionDue({ now: at, lastActivity: lastActivity(), ...ends })) return false;
+      quietAsked.current = at;
+      quietBusy.current = true;
+      // Its answer moves the timer (src/api/client.ts); a failure leaves the warning to come.
+      extendSession()
+        .catch(() => undefined)
+        .finally(() => {
+          quietBusy.current = false;
+        });
+      return true;
+    };
     const tick = () => {
       const at = Date.now();
       setNow(at);
@@ -53,6 +78,7 @@ export function SessionDialog() {
         setView({ phase: 'ended', reason: atLimit(ends.idleEnd, ends.end) ? 'limit' : 'idle' });
         return;
       }
+      if (extendQuietly(at, ends)) return;
       const due = ends.idleEnd - at <= warningLeadMs() && !(atLimit(ends.idleEnd, ends.end) && dismissed.current === ends.end);
       setView((current) => {
         if (!due) return current?.phase === 'warning' ? null : current;
@@ -117,7 +143,13 @@ export function SessionDialog() {
   };
 
   return (
-    <ModalFrame layer={layer} box={box} labelledBy="session-dialog-title" describedBy="session-dialog-body" onKeyDown={onKeyDown}>
+    <ModalFrame
+      layer={layer}
+      box={box}
+      labelledBy="session-dialog-title"
+      describedBy={view.phase === 'warning' ? 'session-dialog-body session-dialog-remaining' : 'session-dialog-body'}
+      onKeyDown={onKeyDown}
+    >
       {view.phase === 'warning' ? (
         <>
           <h1 id="session-dialog-title" className="modal__title">
@@ -126,8 +158,8 @@ export function SessionDialog() {
           <p id="session-dialog-body" className="modal__message">
             {limit ? format(text.limitBody, { limit: sessionLimitText() }) : format(text.warningBody, { extend: text.extend })}
           </p>
-          {/* role=timer: read when the dialog opens, not every second. */}
-          <p className="modal__timer" role="timer">
+          {/* role=timer: not read every second; the dialog's description reads it when it opens. */}
+          <p id="session-dialog-remaining" className="modal__timer" role="timer">
             {format(text.remaining, { time: remainingText(view.idleEnd - now) })}
           </p>
           {failed && (

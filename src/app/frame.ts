@@ -1,8 +1,9 @@
 // The app inside the parent site's iframe. It reports the height of its own content (min
 // 800 px, 60 ms debounce, repeated at 50/250/600 ms) so the frame grows and shrinks with the
-// page, asks the parent to bring a part of the frame into view (its top on each navigation, a
-// dialog when one opens, the first error), and asks for top-window navigation. Every message
-// goes to the configured parent origin only.
+// page, tells it the document's title (so the parent page's own title follows the screen), asks
+// the parent to bring a part of the frame into view (its top on each navigation, a dialog when
+// one opens, the first error), and asks for top-window navigation. Every message goes to the
+// configured parent origin only.
 import { settings } from '../api/settings';
 
 export const BASE_PATH = '/user';
@@ -77,4 +78,24 @@ export function startHeightReporting(): () => void {
     observer.disconnect();
     window.removeEventListener('resize', schedule);
   };
+}
+
+/**
+ * Tells the parent the document's title, now and whenever it changes (whatever sets it: the
+ * layout on each route, or a screen), so the parent page's title, the one a screen reader and
+ * the browser's tab show, follows the screen inside the frame.
+ */
+export function startTitleReporting(): () => void {
+  if (!isFramed()) return () => undefined;
+  let sent: string | undefined;
+  const report = () => {
+    const title = document.title;
+    if (title === sent) return;
+    sent = title;
+    postToParent({ type: 'member-site:title', title });
+  };
+  const observer = new MutationObserver(report);
+  observer.observe(document.head, { childList: true, subtree: true, characterData: true });
+  report();
+  return () => observer.disconnect();
 }

@@ -8,6 +8,7 @@ import { onSessionEnded, sessionEnds, token } from '../api/session';
 import { Layout } from './Layout';
 import { useToLogin, type LoginState } from './login-state';
 import { justWithdrawn } from './withdrawn';
+import { watchActivity } from './activity';
 
 /** The session's warning and end (src/app/SessionDialog.tsx), a chunk of its own. */
 const SessionDialog = lazy(() => import('./SessionDialog').then((module) => ({ default: module.SessionDialog })));
@@ -53,11 +54,14 @@ function SessionEndedRedirect() {
 }
 
 /** The session dialog, from the moment this device holds a session (at the page's start, after a
- *  login here, or one in another tab: the cookies are read each second, as the dialog does). A
+ *  login here, or one in another tab: the cookies are read each second, as the dialog does), and
+ *  the member's keys and presses noted as activity from then on. A
  *  visitor without a session never loads it; once loaded it stays, to say when the session ended
  *  (ADR 029). */
 function SessionWatch() {
   const [held, setHeld] = useState(() => sessionEnds() !== null);
+  // The member's keys and presses count as activity from the moment a session is held (ADR 037).
+  useEffect(() => (held ? watchActivity() : undefined), [held]);
   useEffect(() => {
     if (held) return;
     const timer = window.setInterval(() => sessionEnds() && setHeld(true), 1000);
