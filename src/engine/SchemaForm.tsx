@@ -259,6 +259,8 @@ function SchemaFormInner<T extends object>(props: SchemaFormProps<T>, ref: Forwa
       <Form
         ref={rjsf}
         id={id}
+        // The schemas/forms entry it renders (the browser tests' screen-reader contract reads it).
+        name={form.name}
         className="schema-form"
         schema={form.schema}
         uiSchema={uiSchema}

@@ -106,6 +106,8 @@ describe('master-radio', () => {
   it('shows one radio per option and emits the chosen value', async () => {
     const { user, data } = setup();
     const group = screen.getByRole('radiogroup', { name: 'おすすめ情報メールの受け取り' });
+    // Required as its 必須 badge says (it was heard as optional).
+    expect(group.getAttribute('aria-required')).toBe('true');
     const radios = within(group).getAllByRole('radio') as HTMLInputElement[];
     expect(radios.map((r) => r.value)).toEqual(options.mail_opt.map((o) => o.value));
     const chosen = radios.find((r) => r.checked);

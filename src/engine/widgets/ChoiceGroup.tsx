@@ -39,7 +39,6 @@ export function ChoiceGroup({ widget, type, choices, inline = false }: { widget:
             name={radio ? htmlName || id : undefined}
             value={choice.value}
             checked={choice.checked}
-            required={radio ? required : undefined}
             disabled={choice.disabled}
             autoFocus={autofocus && index === 0}
             onChange={choice.onChange}
