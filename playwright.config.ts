@@ -13,6 +13,8 @@ export default defineConfig({
   workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: process.env.CI ? 1 : 0,
   reporter: process.env.CI ? [['list']] : [['list']],
+  // The accessibility checks' results, one file per test, merged into test-results/a11y-checks.json.
+  globalTeardown: './e2e/support/a11y-merge.ts',
   use: {
     baseURL: E2E.appUrl,
     locale: 'ja-JP',

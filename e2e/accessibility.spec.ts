@@ -4,7 +4,7 @@
 import { test, expect, codeIn, waitForMail, wrongCode } from './support/fixtures';
 import { E2E } from './support/stack-env';
 import { expectAccessible } from './support/axe';
-import { loginInFrame, openFramed } from './support/framed';
+import { expectInParentView, loginInFrame, openFramed, PHONE, scrollParentToBottom } from './support/framed';
 import { labels, messages, pinBox, submitText, welcome } from './support/texts';
 
 for (const path of ['/login', '/register', '/password_reminder', '/contact']) {
@@ -57,6 +57,12 @@ test('login: focus goes to the code boxes when they open; a dialog gives focus b
   await loginInFrame(page, framed, member, 2);
   await expect(app.getByText(welcome())).toBeVisible();
   await expect(app.getByRole('heading', { level: 1 })).toBeFocused();
+  // Put there by the app on the new page, not reached by keyboard: no ring around the title
+  // (issue 35, point 9a; Chromium drew it as :focus-visible before any key in the frame).
+  expect(await app.getByRole('heading', { level: 1 }).evaluate((h) => getComputedStyle(h).outlineStyle)).toBe('none');
+  // Keyboard focus still shows: the next Tab lands on a control with its ring.
+  await page.keyboard.press('Tab');
+  expect(await app.locator(':focus').evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid');
   await expectAccessible(page, '/mypage');
   for (const [link, state] of [[messages.mypage.info, '/info'], [messages.mypage.contactHistory, '/contact_history'], [messages.mypage.withdraw, '/withdraw']] as const) {
     await framed.frame.goto(`${E2E.appUrl}/user/mypage`);
@@ -73,8 +79,14 @@ test('login: focus goes to the code boxes when they open; a dialog gives focus b
   await framed.frame.goto(`${E2E.appUrl}/user/edit`);
   await expect(app.getByRole('textbox', { name: labels('edit-profile').last_name_kanji, exact: true })).toBeVisible();
   await expectAccessible(page, '/edit');
+  // From the foot of the long form, the dialog opens where the member is: the parent does not
+  // jump to the frame's top (a part of the frame not painted yet showed white; issue 35, 9d).
+  await scrollParentToBottom(page, framed);
+  const before = await page.evaluate(() => window.scrollY);
   await app.getByRole('button', { name: submitText('edit-profile') }).click();
   await expect(app.getByRole('alertdialog')).toBeVisible();
+  await expectInParentView(page, app.getByRole('alertdialog'));
+  expect(Math.abs((await page.evaluate(() => window.scrollY)) - before)).toBeLessThan(PHONE.height / 2);
   await expectAccessible(page, '/edit dialog');
   await app.getByRole('button', { name: messages.common.ok }).click();
   await expect(app.getByRole('heading', { level: 1 })).toBeFocused();

@@ -3,6 +3,7 @@ import { test, expect, waitForMail, codeIn, typeCode, loginAs, mailsTo } from '.
 import type { Page } from '@playwright/test';
 import { codeSent, format, label, labels, MAIL_DOMAIN, mailSubject, messages, pinBox, routeSetting, rulesOf, screenTitle, submitText, textPattern } from './support/texts';
 import { PHONE } from './support/framed';
+import { expectAccessible } from './support/axe';
 
 const field = (page: Page, name: string) => page.getByRole('textbox', { name, exact: true });
 const contact = labels('contact');
@@ -95,6 +96,10 @@ test('a member resets the password with the mailed code; the new password works 
   await expect(page.getByRole('status').filter({ hasText: codeSent(messages.passwordReminder.codeSent, member.email) })).toBeVisible();
   const lock = routeSetting('password_reminder', 'resendLockSeconds');
   await expect(page.getByRole('button', { name: textPattern(messages.passwordReminder.resendIn, { seconds: `${lock}|${lock - 1}` }) })).toBeDisabled();
+  // Step 2 beside step 1: no id twice (the forms' `root` and the code form's hidden address had
+  // been), the code's boxes focused, every field heard as seen.
+  await expect(page.getByRole('textbox', { name: pinBox(1) })).toBeFocused();
+  await expectAccessible(page, '/password_reminder code step');
   await typeCode(page, codeIn(await waitForMail(member.email)));
   const password = 'Fresh-Start9!';
   await field(page, labels('reset-password').new_password).fill(password);

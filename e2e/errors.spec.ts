@@ -9,7 +9,7 @@ import type { Locator, Page } from '@playwright/test';
 import { test, expect, codeIn, typeCode, waitForMail } from './support/fixtures';
 import { expectAccessible } from './support/axe';
 import { expectInParentView, frameSettled, openFramed, type Framed } from './support/framed';
-import { codeSent, labels, messages, rulesOf, submitText } from './support/texts';
+import { codeSent, escapeRegExp, format, labels, messages, rulesOf, submitText } from './support/texts';
 
 const identity = labels('reset-identity');
 const identityRules = rulesOf('reset-identity');
@@ -142,7 +142,6 @@ test('registration refused: one summary at the top, focused and in view, a link 
   const box = summary(framed);
   await expect(box).toHaveCount(1);
   await expect(box).toBeFocused();
-  await expect(box.getByRole('heading', { name: messages.form.errorSummary })).toBeVisible();
   await expectInParentView(page, box.getByRole('heading'));
   // At the top: before STEP1.
   expect(await box.evaluate((el) => !!(el.compareDocumentPosition(document.getElementById('step1')!) & Node.DOCUMENT_POSITION_FOLLOWING))).toBe(true);
@@ -150,6 +149,11 @@ test('registration refused: one summary at the top, focused and in view, a link 
   const fieldsInError = await app.locator('.field--error').count();
   expect(fieldsInError).toBeGreaterThan(5);
   await expect(links).toHaveCount(fieldsInError);
+  // The summary is a group named by its heading, which counts the fields, and described by them:
+  // focused, it is heard whole (issue 35, point 5).
+  await expect(box).toHaveAccessibleName(format(messages.form.errorSummary, { count: fieldsInError }));
+  await expect(box).toHaveAccessibleDescription(new RegExp(escapeRegExp(rulesOf('register-profile').message('phone', 'pattern'))));
+  await expect(box).toHaveRole('group');
   await expect(links.filter({ hasText: rulesOf('register-profile').message('phone', 'pattern') })).toHaveCount(1);
   await expect(links.filter({ hasText: rulesOf('register-profile').required('purpose') })).toHaveCount(1);
   // The fields keep their messages; none is an alert (a dozen alerts at once was the fault).

@@ -42,11 +42,11 @@ test('member info shows every field with dashes for empty ones; edit saves and r
   await expect(page.getByRole('group', { name: profile.birthday })).toHaveCount(0);
   await expect(page.getByRole('textbox', { name: messages.form.dateYear })).toHaveCount(0);
   await field(page, profile.purpose_detail).fill('短い');
-  // A refused update: the spec's red notice heads one summary at the top of the form, which takes
-  // focus and links to the field; it goes once the field is put right.
+  // A refused update: one summary at the top of the form, headed by how many fields are in error,
+  // takes focus and links to the field; it goes once the field is put right.
   await page.getByRole('button', { name: submitText('edit-profile') }).click();
   const summary = page.locator('.error-summary');
-  await expect(summary.getByRole('heading', { name: messages.form.errorSummary })).toBeVisible();
+  await expect(summary.getByRole('heading', { name: format(messages.form.errorSummary, { count: 1 }) })).toBeVisible();
   await expect(summary).toBeFocused();
   await expect(summary.getByRole('link')).toHaveText([new RegExp(escapeRegExp(profile.purpose_detail))]);
   expect(await summary.evaluate((box) => !!(box.compareDocumentPosition(document.querySelector('[data-field="root_purpose_detail"]')!) & Node.DOCUMENT_POSITION_FOLLOWING))).toBe(true);

@@ -3,7 +3,7 @@
 // (line height 1.5, paragraphs 2em apart, letters 0.12em, words 0.16em) no text is cut off by
 // a box that hides its overflow. Recorded for the accessibility report.
 import { test, expect, loginAs } from './support/fixtures';
-import { recordCheck } from './support/a11y-record';
+import { recordCheck } from './support/scripted-checks';
 
 const NARROW = { width: 320, height: 640 };
 

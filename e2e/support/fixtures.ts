@@ -6,7 +6,14 @@ import { openDb, type Db } from '../../src/server/db/connect';
 import { createMember } from '../../src/server/seed';
 import { E2E } from './stack-env';
 import { expectAccessible } from './axe';
-import { CODE_LENGTH, labels, pinBox, submitText } from './texts';
+import { CODE_LENGTH, labels, messages, pinBox, submitText } from './texts';
+import { recordSpeech, speechFailures, SWALLOW_MS } from './speech';
+import { speechEvents, speechSink, writeRecord } from './a11y-record';
+
+/** What splits a said sentence into the parts shown apart (a summary line's label and message). */
+const SAID_SEPARATORS = messages.form.errorSummaryItem.split(/\{\w+\}/).filter(Boolean);
+/** The criteria the speech checks stand for: status messages, and errors identified. */
+const SPEECH_CRITERIA = ['3.3.1', '4.1.3'];
 
 export interface CaughtMail {
   id: string;
@@ -59,6 +66,8 @@ export const test = base.extend<{ db: Db; member: Member; expectedConsoleErrors:
   expectedConsoleErrors: [/(?!)/, { option: true }],
   // Any console.error or uncaught error in the page (or its frames) fails the test.
   page: async ({ page, expectedConsoleErrors }, use, testInfo) => {
+    // What the page's live regions say, in every frame, from the first script on (speech.ts).
+    await recordSpeech(page.context(), SAID_SEPARATORS, speechSink(testInfo));
     const errors: string[] = [];
     const unexpected = (text: string) => !NETWORK_LINE.test(text) && !expectedConsoleErrors.test(text);
     page.on('console', (message) => {
@@ -68,9 +77,18 @@ export const test = base.extend<{ db: Db; member: Member; expectedConsoleErrors:
       if (unexpected(error.message)) errors.push(error.message);
     });
     await use(page);
-    expect(errors, 'console.error or an uncaught error in the browser').toEqual([]);
-    // Whatever state a test ends in must be accessible too (tests check the states on the way).
-    if (testInfo.status === 'passed' && !page.isClosed() && page.url().startsWith('http')) await expectAccessible(page, `the end of "${testInfo.title}"`);
+    let speech: string[] = [];
+    try {
+      expect(errors, 'console.error or an uncaught error in the browser').toEqual([]);
+      // Whatever state a test ends in must be accessible too (tests check the states on the way).
+      if (testInfo.status === 'passed' && !page.isClosed() && page.url().startsWith('http')) await expectAccessible(page, `the end of "${testInfo.title}"`);
+      // Heard as seen: nothing said that was not shown, every status shown was said.
+      if (!page.isClosed()) await page.waitForTimeout(SWALLOW_MS); // a focus move may still cut the last words off
+      speech = speechFailures(speechEvents(testInfo));
+      if (testInfo.status === 'passed') expect(speech, 'what the live regions said against what was shown').toEqual([]);
+    } finally {
+      writeRecord(testInfo, { failures: speech, criteria: SPEECH_CRITERIA });
+    }
   },
   db: async ({}, use) => {
     const db = openDb({ dataDir: E2E.dataDir });

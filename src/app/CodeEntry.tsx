@@ -5,6 +5,7 @@ import { useEffect, useRef } from 'react';
 import messages from '../../messages/ja.json';
 import { showElement } from './frame';
 import { SchemaForm, type FormModule } from '../engine/SchemaForm';
+import { LiveStatus } from '../engine/LiveStatus';
 import { format } from '../shared/format';
 import { codeLengthOf } from '../shared/validation/code-length';
 import type { FieldErrors } from '../shared/validation/field-errors';
@@ -42,16 +43,13 @@ export function CodeEntry<C extends object>({ id, notice, form, flow, resend, re
   }, [id]);
   return (
     <>
-      <p ref={noticeRef} className="notice notice--info" role="status">
-        {format(notice.template, { email: notice.email, length: codeLengthOf(form.schema) })}
-        {/* Beside the screen's own notice (the spec's wording), not instead of it. */}
-        {flow.state.replaced && (
-          <>
-            <br />
-            {messages.codes.replaced}
-          </>
-        )}
-      </p>
+      {/* Said after focus has moved to the first box (LiveStatus), so both are heard. The
+          replaced-code line is beside the screen's own notice (the spec's wording), not instead of it. */}
+      <LiveStatus
+        ref={noticeRef}
+        className="notice notice--info"
+        lines={[format(notice.template, { email: notice.email, length: codeLengthOf(form.schema) }), ...(flow.state.replaced ? [messages.codes.replaced] : [])]}
+      />
       <SchemaForm id={id} form={form} formData={flow.state.code} onChange={flow.setCode} onSubmit={flow.verify} serverErrors={flow.state.codeErrors} busy={busy} />
       <div className="actions actions--secondary">
         {resend && (

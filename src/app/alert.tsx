@@ -10,7 +10,7 @@
 import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useRef, useState, type KeyboardEventHandler, type ReactNode, type RefObject } from 'react';
 import { createPortal } from 'react-dom';
 import messages from '../../messages/ja.json';
-import { showElement } from './frame';
+import { isFramed, showElement } from './frame';
 
 type AlertFn = (message: string, options?: { title?: string }) => Promise<void>;
 const AlertContext = createContext<AlertFn>(async () => undefined);
@@ -38,6 +38,30 @@ export function keepTabInside(container: HTMLElement, event: KeyboardEvent) {
   }
 }
 
+/** The least distance of a dialog from the frame's top (as the stylesheet puts it). */
+const DIALOG_TOP = 120;
+
+/** Inside the parent's frame, the frame is as tall as the page, so a dialog at the frame's top
+ *  made the parent jump there from the foot of a long form; the part of the frame it jumped to
+ *  was not painted yet, and the frame showed white until it was (issue 35, point 9d). So a dialog
+ *  opens where the member is: centred on the control that had focus (the button they pressed,
+ *  the field they were in), which the parent is showing. Without one it stays at the top. */
+function placeNearFocus(backdrop: HTMLElement, dialog: HTMLElement) {
+  const active = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : lastFocused;
+  if (!isFramed() || !active?.isConnected) return;
+  const rect = active.getBoundingClientRect();
+  const centred = Math.round(rect.top + rect.height / 2 - dialog.offsetHeight / 2);
+  const lowest = window.innerHeight - dialog.offsetHeight - DIALOG_TOP;
+  backdrop.style.paddingTop = `${Math.max(DIALOG_TOP, Math.min(centred, lowest))}px`;
+}
+
+/** The control that last had focus: a button that went busy (disabled) while its request ran
+ *  has lost it by the time the answer opens a dialog. */
+let lastFocused: HTMLElement | null = null;
+if (typeof document !== 'undefined') {
+  document.addEventListener('focusin', (event) => event.target instanceof HTMLElement && (lastFocused = event.target), true);
+}
+
 /** A modal layer's machinery, for every dialog (the alert, the session warning): while `open` is
  *  set, before the first paint, everything beside `layer` at the end of <body> becomes inert and
  *  `initial` gets focus; the parent brings `box` into view; Tab stays inside `box`. Run again
@@ -48,6 +72,7 @@ export function useModalLayer(open: unknown, layer: RefObject<HTMLElement | null
     const backdrop = layer.current;
     if (!open || !dialog || !backdrop) return;
     const madeInert = [...document.body.children].filter((el) => el !== backdrop && !el.hasAttribute('inert'));
+    placeNearFocus(backdrop, dialog);
     madeInert.forEach((el) => el.setAttribute('inert', ''));
     initial.current?.focus({ preventScroll: true });
     showElement(dialog);

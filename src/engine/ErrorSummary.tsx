@@ -1,11 +1,14 @@
 // The error summary of a refused submit (the GOV.UK pattern): at the top of the form, a heading
-// and a link to each field in error. It takes focus on each refused submit, so it is what a
-// screen reader reads next, and is brought into view (inside the parent's frame focus alone
-// scrolls nothing). A link focuses its field and brings it into view. The fields keep their own
+// that says how many fields are in error and a link to each. It takes focus on each refused
+// submit, so it is what a screen reader reads next: a named group whose name is the heading and
+// whose description is the list, so the heading, the count and every field are heard on focus
+// (named by its heading alone, only the heading was). It is brought into view (inside the
+// parent's frame focus alone scrolls nothing). A link focuses its field and brings it into view. The fields keep their own
 // messages beside them. It follows the errors as the member fixes them, except while a pointer is
 // pressed (after-pointer.ts), and goes once none is left.
 import { useContext, useEffect, useId, useRef, useSyncExternalStore, type MouseEvent } from 'react';
 import messages from '../../messages/ja.json';
+import { format } from '../shared/format';
 import { useHeldWhilePressed } from './after-pointer';
 import type { SummaryItem } from './error-summary-items';
 import { RevealContext, useFocusField } from './reveal';
@@ -24,6 +27,7 @@ export function ErrorSummary({ items: live, attempt, takeFocus }: ErrorSummaryPr
   const items = useHeldWhilePressed(live, keyOf);
   const box = useRef<HTMLDivElement>(null);
   const titleId = useId();
+  const listId = useId();
   const reveal = useContext(RevealContext);
   const focusField = useFocusField();
   const focused = useRef(0);
@@ -42,11 +46,11 @@ export function ErrorSummary({ items: live, attempt, takeFocus }: ErrorSummaryPr
     focusField(fieldId);
   };
   return (
-    <div ref={box} className="error-summary" tabIndex={-1} aria-labelledby={titleId}>
+    <div ref={box} className="error-summary" role="group" tabIndex={-1} aria-labelledby={titleId} aria-describedby={listId}>
       <h2 className="error-summary__title" id={titleId}>
-        {messages.form.errorSummary}
+        {format(messages.form.errorSummary, { count: items.length })}
       </h2>
-      <ul className="error-summary__list">
+      <ul className="error-summary__list" id={listId}>
         {items.map((item) => (
           <li key={item.fieldId}>
             <a href={`#${item.fieldId}`} onClick={(event) => follow(event, item.fieldId)}>

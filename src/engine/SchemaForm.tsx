@@ -15,7 +15,8 @@ import { useFocusFirstError } from './reveal';
 import { afterPointerRelease, watchPointer } from './after-pointer';
 import { normalise } from '../shared/normalise';
 import type { JsonObject } from '../shared/validation/schema-bundle';
-import { fieldNameOf, summaryItems, type SummaryItem } from './error-summary-items';
+import { fieldNameOf, labelOf, summaryItems, summaryText, type SummaryItem } from './error-summary-items';
+import { fieldNodes } from '../shared/validation/schema-nodes';
 import { announce } from './LiveRegion';
 import { createSummaryStore, SummarySlot, type SummaryStore } from './ErrorSummary';
 import { fieldMessages, type FieldValidator } from './field-verdict';
@@ -229,21 +230,27 @@ function SchemaFormInner<T extends object>(props: SchemaFormProps<T>, ref: Forwa
     postalLookup: postalLookup ?? lookupPostal,
   };
   // Leaving a field in error says so once through the page's live region (its label and what it
-  // needs); said again only when what it needs has changed.
+  // needs); said again only when what it needs has changed. What is said is what the field shows
+  // once the blur has rendered (its error list), never the validator's verdict on its own: a
+  // field only passed through, with nothing shown, says nothing.
   const said = useRef(new Map<string, string>());
-  const sayError = (fieldId: string) => {
-    // After the blur's own change (a normaliser's rewrite) has reached the data.
-    window.setTimeout(() => {
-      const name = fieldNameOf(form, fieldId);
+  const [left, setLeft] = useState<{ fieldId: string } | null>(null);
+  useEffect(() => {
+    if (!left) return;
+    // After the blur's own change (a normaliser's rewrite) and the field's held messages have rendered.
+    const timer = window.setTimeout(() => {
+      const name = fieldNameOf(form, left.fieldId);
       if (!name) return;
-      const { errors } = validator.validateFormData(latest.current, form.schema, undefined, transformErrors);
-      const item = summaryItems(form, errors).find((entry) => entry.fieldId === `root_${name}`);
-      if (!item) return void said.current.delete(name);
-      if (said.current.get(name) === item.text) return;
-      said.current.set(name, item.text);
-      announce(item.text);
+      const shown = formElement()?.querySelector(`[id="root_${name}__error"] li`)?.textContent ?? '';
+      if (!shown) return void said.current.delete(name);
+      const text = summaryText(labelOf(form, name), shown, fieldNodes(form.schema as JsonObject)[name]?.title as string | undefined);
+      if (said.current.get(name) === text) return;
+      said.current.set(name, text);
+      announce(text);
     }, 0);
-  };
+    return () => window.clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per field left
+  }, [left]);
   const submitText = (form.uiSchema['ui:submitButtonOptions'] as { submitText?: string } | undefined)?.submitText;
 
   return (
@@ -252,6 +259,8 @@ function SchemaFormInner<T extends object>(props: SchemaFormProps<T>, ref: Forwa
       <Form
         ref={rjsf}
         id={id}
+        // The schemas/forms entry it renders (the browser tests' screen-reader contract reads it).
+        name={form.name}
         className="schema-form"
         schema={form.schema}
         uiSchema={uiSchema}
@@ -275,7 +284,7 @@ function SchemaFormInner<T extends object>(props: SchemaFormProps<T>, ref: Forwa
         onBlur={(fieldId) =>
           afterPointerRelease(() => {
             setTouched((prev) => (prev.has(fieldId) ? prev : new Set(prev).add(fieldId)));
-            sayError(fieldId);
+            setLeft({ fieldId });
           })
         }
         onChange={({ formData: next }) => {

@@ -93,7 +93,9 @@ export function withLiveErrors<P extends AriaSource>(props: P, live: { messages:
   return live ? { ...props, rawErrors: [...live.messages], edited: true } : { ...props, edited: false };
 }
 
-/** The ARIA a control carries about its errors: invalid only while its errors are shown, and
+/** The ARIA a control carries about its errors: invalid while its errors are shown and said to be
+ *  valid otherwise (a required select or box left empty is natively invalid, which Chromium
+ *  reports at once, before the member did anything, unless told otherwise), and
  *  described by the texts of its field that are rendered — the error list only while it shows,
  *  the description only when the field has one and shows its label (FieldTemplate), the help only
  *  when the UI schema gives one — and by `extra` ids the widget renders itself. A reference to an
@@ -104,5 +106,12 @@ export function errorAria(props: AriaSource & { edited?: boolean }, extra: Array
   const shown = errors.length > 0;
   const hasDescription = !hideLabel && !!(options.description || schema.description);
   const ids = [shown && `${id}__error`, hasDescription && `${id}__description`, helpShown(options.help, errors) && `${id}__help`, ...extra].filter(Boolean);
-  return { 'aria-invalid': shown || undefined, 'aria-describedby': ids.length ? ids.join(' ') : undefined };
+  return { 'aria-invalid': shown, 'aria-describedby': ids.length ? ids.join(' ') : undefined };
+}
+
+/** The name of a control whose required state Chromium does not give the accessibility tree (a
+ *  select, a checkbox) or ARIA has none for (a group of boxes): its label and its 必須 badge, as
+ *  they show (FieldTemplate gives both ids). Undefined where the badge is not shown. */
+export function requiredInName(props: { id: string; required?: boolean; readonly?: boolean; hideLabel?: boolean }): string | undefined {
+  return props.required && !props.readonly && !props.hideLabel ? `${props.id}__label ${props.id}__badge` : undefined;
 }

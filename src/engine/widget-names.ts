@@ -14,6 +14,7 @@ export const ENGINE_WIDGETS = {
   TextareaWidget: 'TextareaWidget',
   CheckboxWidget: 'CheckboxWidget',
   RadioWidget: 'RadioWidget',
+  HiddenWidget: 'HiddenWidget',
 } as const;
 
 export type EngineWidgetName = keyof typeof ENGINE_WIDGETS;

@@ -93,6 +93,10 @@ describe.each([
     await user.tab();
     await user.tab();
     expect(await screen.findByText(rules.required('birthday'))).toBeTruthy();
+    // The group, which a screen reader announces on entering it, carries the error too (issue 35).
+    const group = year.closest('[role="group"]')!;
+    expect(group.getAttribute('aria-invalid')).toBe('true');
+    expect(group.getAttribute('aria-describedby')).toContain('root_birthday__error');
   });
 });
 

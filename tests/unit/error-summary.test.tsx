@@ -12,6 +12,8 @@ import { LiveRegion } from '../../src/engine/LiveRegion';
 import { TAP_CLICK_MS } from '../../src/engine/after-pointer';
 import { runAfterKeyPaint } from '../../src/engine/after-key-paint';
 import { normalise } from '../../src/shared/normalise';
+import { format } from '../../src/shared/format';
+import messages from '../../messages/ja.json';
 import type { JsonObject } from '../../src/shared/validation/schema-bundle';
 import { FormHarness, catchUp } from '../support/form-harness';
 import { rulesIn } from '../support/schema-rules';
@@ -147,6 +149,15 @@ describe('a refused submit', () => {
     ['email', 'birthday', 'phone'].forEach((name, i) => expect(links[i][1]).toContain(rules.required(name)));
     expect(screen.queryAllByRole('alert')).toEqual([]);
     expect(document.querySelectorAll('[role="status"], [aria-live]')).toHaveLength(1);
+    // Focused, it is heard whole: a named group whose name (its heading) says how many fields are
+    // in error and whose description is the list of them; no colour is named (none is heard).
+    expect(summary.getAttribute('role')).toBe('group');
+    const heading = document.getElementById(summary.getAttribute('aria-labelledby')!)!;
+    expect(heading.tagName).toBe('H2');
+    expect(heading.textContent).toBe(format(messages.form.errorSummary, { count: 3 }));
+    expect(heading.textContent).not.toMatch(/赤|red/i);
+    const description = document.getElementById(summary.getAttribute('aria-describedby')!)!.textContent;
+    links.forEach(([, text]) => expect(description).toContain(text));
     fireEvent.click(screen.getByRole('link', { name: rules.required('phone') }));
     expect(document.activeElement).toBe(phone());
   });
@@ -167,6 +178,31 @@ describe('a refused submit', () => {
       await act(() => vi.advanceTimersByTimeAsync(200));
       expect(region.textContent).toContain(rules.message('phone', 'minLength'));
       expect(screen.queryAllByRole('alert')).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('fields only passed through say nothing: nothing is shown for them (issue 35, point 1)', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      render(
+        <>
+          <FormHarness form={form} />
+          <LiveRegion />
+        </>,
+      );
+      const region = document.querySelector('[aria-live="polite"]')!;
+      // Tabbing through the untouched form: each field is focused and left, nothing typed.
+      for (const id of ['root_email', 'root_birthday', 'root_phone']) {
+        const input = document.getElementById(id) as HTMLInputElement;
+        act(() => input.focus());
+        fireEvent.blur(input);
+        await act(() => vi.advanceTimersByTimeAsync(100));
+      }
+      await act(() => vi.advanceTimersByTimeAsync(200));
+      expect(['email', 'birthday', 'phone'].flatMap(fieldErrors)).toEqual([]);
+      expect(region.textContent).toBe('');
     } finally {
       vi.useRealTimers();
     }

@@ -11,6 +11,8 @@ import type { FormModule } from '../../src/engine/SchemaForm';
 import type { MasterOption } from '../../src/engine/form-context';
 import { FormHarness, catchUp } from '../support/form-harness';
 import { rulesIn } from '../support/schema-rules';
+import { fieldNodes } from '../../src/shared/validation/schema-nodes';
+import type { JsonObject } from '../../src/shared/validation/schema-bundle';
 
 afterEach(cleanup);
 
@@ -58,6 +60,11 @@ describe('master-select', () => {
     ]);
   });
 
+  it('a required select carries the native required attribute, which Chromium exposes (aria-required alone it does not)', () => {
+    setup();
+    for (const name of [/^就業形態/, /^職種/]) expect((screen.getByRole('combobox', { name }) as HTMLSelectElement).required).toBe(true);
+  });
+
   it('shows the full project list, in its order', () => {
     setup();
     const job = screen.getByRole('combobox', { name: /^就業形態/ });
@@ -99,6 +106,8 @@ describe('master-radio', () => {
   it('shows one radio per option and emits the chosen value', async () => {
     const { user, data } = setup();
     const group = screen.getByRole('radiogroup', { name: 'おすすめ情報メールの受け取り' });
+    // Required as its 必須 badge says (it was heard as optional).
+    expect(group.getAttribute('aria-required')).toBe('true');
     const radios = within(group).getAllByRole('radio') as HTMLInputElement[];
     expect(radios.map((r) => r.value)).toEqual(options.mail_opt.map((o) => o.value));
     const chosen = radios.find((r) => r.checked);
@@ -112,6 +121,18 @@ describe('master-radio', () => {
 describe('master-checkboxes (purpose)', () => {
   const box = (label: string) => screen.getByRole('checkbox', { name: label });
   const label = (value: string) => options.purpose.find((o) => o.value === value)!.label;
+
+  it('the required group is named by its label and its 必須 badge (ARIA gives a group no required state)', () => {
+    setup();
+    const title = String(fieldNodes(profile.schema as JsonObject).purpose?.title);
+    const group = screen.getByRole('group', { name: new RegExp(`^${title}`) });
+    // By its label and, directly, its badge (hidden from assistive technology inside the label,
+    // read when referenced: Chromium names the group 「二地域居住の目的 必須」, e2e's contract checks it).
+    const [label, badge] = group.getAttribute('aria-labelledby')!.split(' ').map((id) => document.getElementById(id)!);
+    expect(label.firstChild?.textContent).toBe(title);
+    expect(badge.textContent).toBe(messages.form.required);
+    expect(badge.getAttribute('aria-hidden')).toBe('true');
+  });
 
   it('shows one checkbox per option, in list order', () => {
     setup();

@@ -33,7 +33,8 @@ function setup(form: FormModule = profile) {
   const user = userEvent.setup();
   render(<FormHarness form={form} onData={onData} />);
   const input = document.getElementById('root_password') as HTMLInputElement;
-  const list = screen.getByRole('list', { name: messages.form.passwordChecklist });
+  const list = screen.getByRole('list');
+  expect(list.id).toBe('root_password__checklist');
   const items = () =>
     Array.from(list.querySelectorAll('li')).map((li) => ({
       // the label is the li's own text, without the mark (aria-hidden) and the hidden status
@@ -55,6 +56,28 @@ describe('password checklist (register-profile)', () => {
     expect(TITLES).toEqual(SIX_TITLES);
     const { items } = setup();
     expect(items().map((item) => item.title)).toEqual(SIX_TITLES);
+  });
+
+  it("the input's description is the rules with their state, not a name of the list (issue 35, point 3)", async () => {
+    const { user, input } = setup();
+    // The description as accessible-name computation makes it: each described-by element's name
+    // if it has one (aria-label), else its text, without what is hidden from assistive technology.
+    const description = () =>
+      (input.getAttribute('aria-describedby') ?? '')
+        .split(' ')
+        .filter(Boolean)
+        .map((id) => {
+          const node = document.getElementById(id)!.cloneNode(true) as Element;
+          node.querySelectorAll('[aria-hidden="true"]').forEach((hidden) => hidden.remove());
+          return node.getAttribute('aria-label') ?? node.textContent ?? '';
+        })
+        .join('')
+        .replace(/\s+/g, '');
+    for (const title of SIX_TITLES) expect(description()).toContain(`${title}${messages.form.ruleUnmet}`);
+    await user.type(input, 'abcdefgh');
+    catchUp();
+    expect(description()).toContain(`${SIX_TITLES[0]}${messages.form.ruleMet}`);
+    expect(description()).toContain(`${SIX_TITLES[2]}${messages.form.ruleUnmet}`);
   });
 
   it('nothing is ticked for an empty password (not even the repetition rule)', () => {

@@ -13,12 +13,15 @@ afterEach(cleanup);
 /** The code field's message for too few digits (fields.json code, as the form states it). */
 const INCOMPLETE = rulesIn(form.schema).message('code', 'minLength');
 
+/** The field's label as the form shows it (its UI schema's title, the length filled in). */
+const LABEL = (form.uiSchema.code as { 'ui:title': string })['ui:title'];
+
 function setup() {
   const onData = vi.fn();
   const onSubmit = vi.fn();
   const user = userEvent.setup();
   render(<FormHarness form={form} onData={onData} onSubmit={onSubmit} />);
-  const boxes = within(screen.getByRole('group', { name: /5桁の数字/ })).getAllByRole('textbox') as HTMLInputElement[];
+  const boxes = within(screen.getByRole('group', { name: LABEL })).getAllByRole('textbox') as HTMLInputElement[];
   /** The code as the form holds it (the last committed change). */
   const code = () => (onData.mock.lastCall?.[0] as { code?: string } | undefined)?.code;
   const values = () => boxes.map((b) => b.value).join('|');
@@ -38,6 +41,10 @@ describe('PIN input (login-code form)', () => {
     expect(boxes[0].getAttribute('autocomplete')).toBe('one-time-code');
     for (const box of boxes.slice(1)) expect(box.getAttribute('autocomplete')).not.toBe('one-time-code');
     expect(boxes.map((b) => b.getAttribute('aria-label'))).toEqual(['1桁目', '2桁目', '3桁目', '4桁目', '5桁目']);
+    // The group is named once by its label (issue 35: it read 「認証コード（5桁）（5桁の数字）」).
+    expect(screen.getByRole('group', { name: LABEL })).toBeTruthy();
+    expect(LABEL).toMatch(/^認証コード（5桁）$/);
+    for (const box of boxes) expect(box.required).toBe(true);
   });
 
   it('moves the focus from box to box while digits are typed', async () => {

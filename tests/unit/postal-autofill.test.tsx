@@ -52,9 +52,10 @@ describe('postal code → address (register-profile)', () => {
     expect(lookup).toHaveBeenCalledTimes(1);
     expect(lookup).toHaveBeenCalledWith(code);
     expect(data()).toMatchObject({ zip_current: code, address_current: '東京都千代田区千代田' });
-    // filled directly: no choice offered, no message
+    // filled directly: no choice offered; the status says the address was filled (issue 35,
+    // point 4: a member who does not look at the address hears it)
     expect(screen.queryAllByRole('button', { name: '東京都千代田区千代田' })).toEqual([]);
-    expect(said()).toBe('');
+    await waitFor(() => expect(said()).toBe(messages.form.postalFilled));
   });
 
   it('does not overwrite an address the member typed, but offers the found one as a button that fills it', async () => {

@@ -6,7 +6,7 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import axe from 'axe-core';
-import type { A11yRecord } from '../../e2e/support/a11y-record';
+import type { A11yRecord } from '../../e2e/support/scripted-checks';
 
 export const REPORT_FILE = 'docs/accessibility-report.md';
 export const CRITERIA_FILE = 'docs/accessibility/criteria.json';

@@ -34,12 +34,15 @@ export default function FieldTemplate(props: FieldTemplateProps) {
   return (
     <div className={`field ${shown.length ? 'field--error' : ''} ${classNames ?? ''}`.trim()} data-field={id}>
       {displayLabel && !isCheckbox && (
-        <Label className="field__label" htmlFor={Label === 'label' ? id : undefined} id={Label === 'label' ? undefined : `${id}__label`}>
+        <Label className="field__label" htmlFor={Label === 'label' ? id : undefined} id={`${id}__label`}>
           {label}
-          {/* aria-required on the input says it to assistive tech; the badge is for the eye.
+          {/* required on the input says it to assistive tech; the badge is for the eye.
               A read-only field asks nothing of the member, so it has none. */}
           {!readonly && (
-            <span className={required ? 'badge badge--required' : 'badge badge--optional'} aria-hidden="true">
+            // Where the required state is not heard (a group of boxes has none in ARIA, Chromium
+            // gives none of a select's to the accessibility tree), the control names itself by
+            // the label and this badge (requiredInName).
+            <span className={required ? 'badge badge--required' : 'badge badge--optional'} aria-hidden="true" id={`${id}__badge`}>
               {required ? messages.form.required : messages.form.optional}
             </span>
           )}

@@ -26,6 +26,9 @@ export default function CheckboxWidget(props: WidgetProps) {
           checked={value === true}
           required={mustTick}
           aria-required={mustTick || undefined}
+          // Chromium gives a checkbox's required state no place in the accessibility tree: the
+          // box is named by its text and its 必須 badge, as they show.
+          aria-labelledby={mustTick && !readonly && !hideLabel ? `${id}__text ${id}__badge` : undefined}
           disabled={disabled || readonly}
           autoFocus={autofocus}
           onChange={(event) => onChange(event.target.checked)}
@@ -33,9 +36,9 @@ export default function CheckboxWidget(props: WidgetProps) {
           onFocus={() => onFocus(id, value)}
           {...errorAria(props)}
         />
-        {!hideLabel && <span>{label}</span>}
+        {!hideLabel && <span id={`${id}__text`}>{label}</span>}
         {mustTick && !readonly && (
-          <span className="badge badge--required" aria-hidden="true">
+          <span className="badge badge--required" aria-hidden="true" id={`${id}__badge`}>
             {messages.form.required}
           </span>
         )}

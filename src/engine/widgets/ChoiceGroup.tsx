@@ -1,5 +1,5 @@
 import type { WidgetProps } from '@rjsf/utils';
-import { errorAria } from '../form-context';
+import { errorAria, requiredInName } from '../form-context';
 
 /** One choice of a group: its own id, the value its input carries, the label the member reads. */
 export interface Choice {
@@ -16,13 +16,17 @@ export interface Choice {
  *  box the target; moving between the choices is not leaving the field (its errors wait until
  *  focus goes elsewhere). */
 export function ChoiceGroup({ widget, type, choices, inline = false }: { widget: WidgetProps; type: 'radio' | 'checkbox'; choices: Choice[]; inline?: boolean }) {
-  const { id, htmlName, value, required, autofocus, label, onBlur, onFocus } = widget;
+  const { id, htmlName, value, required, autofocus, label, hideLabel, readonly, onBlur, onFocus } = widget;
   const radio = type === 'radio';
+  // A radio group says it is required (aria-required); a group of boxes cannot (ARIA gives a
+  // group no required state), so its name is its label and its 必須 badge, as they show.
+  const namedByBadge = radio ? undefined : requiredInName({ id, required, readonly, hideLabel });
   return (
     <div
       className={inline ? 'choices choices--inline' : 'choices'}
       role={radio ? 'radiogroup' : 'group'}
-      aria-label={label}
+      aria-label={namedByBadge ? undefined : label}
+      aria-labelledby={namedByBadge}
       aria-required={(radio && required) || undefined}
       id={id}
       {...errorAria(widget)}
@@ -35,7 +39,6 @@ export function ChoiceGroup({ widget, type, choices, inline = false }: { widget:
             name={radio ? htmlName || id : undefined}
             value={choice.value}
             checked={choice.checked}
-            required={radio ? required : undefined}
             disabled={choice.disabled}
             autoFocus={autofocus && index === 0}
             onChange={choice.onChange}

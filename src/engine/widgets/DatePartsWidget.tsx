@@ -74,7 +74,9 @@ export default function DatePartsWidget(props: WidgetProps) {
   };
 
   return (
-    <div className="date-parts" role="group" aria-labelledby={`${id}__label`}>
+    // The group is described and marked invalid as its boxes are: a screen reader says the
+    // group's hint and error as the member enters it.
+    <div className="date-parts" role="group" aria-labelledby={`${id}__label`} {...aria}>
       {PARTS.map(({ part, width, autoComplete, label }, index) => {
         const boxId = index === 0 ? id : `${id}__${part}`;
         return (

@@ -14,5 +14,5 @@ export default function MasterRadioWidget(props: WidgetProps) {
     disabled: disabled || readonly,
     onChange: () => onChange(option.value),
   }));
-  return <ChoiceGroup widget={{ ...props, required: false }} type="radio" choices={choices} inline />;
+  return <ChoiceGroup widget={props} type="radio" choices={choices} inline />;
 }

@@ -1,6 +1,6 @@
 import type { WidgetProps } from '@rjsf/utils';
 import messages from '../../../messages/ja.json';
-import { engineContext, errorAria, masterName, type MasterOption } from '../form-context';
+import { engineContext, errorAria, masterName, requiredInName, type MasterOption } from '../form-context';
 
 /** Items of one master list in groups of equal `key` (e.g. municipalities by prefecture), in
  *  the list's order. */
@@ -24,7 +24,7 @@ const optionsOf = (list: MasterOption[]) =>
  *  with "ui:options": { "groupBy": "prefecture" } the options are grouped under that property
  *  of each item. */
 export default function MasterSelectWidget(props: WidgetProps) {
-  const { id, value, onChange, onBlur, onFocus, disabled, readonly, schema, options, registry, required } = props;
+  const { id, value, onChange, onBlur, onFocus, disabled, readonly, schema, options, registry, required, hideLabel } = props;
   const list = engineContext(registry.formContext)?.masters[masterName(schema)] ?? [];
   const groupBy = typeof options.groupBy === 'string' ? options.groupBy : undefined;
   return (
@@ -33,7 +33,11 @@ export default function MasterSelectWidget(props: WidgetProps) {
       className="input"
       value={value ?? ''}
       disabled={disabled || readonly}
+      // The native attribute is what Chromium exposes as required (aria-required on a select is
+      // not); the form has noValidate, so the browser's own bubbles never show.
+      required={required}
       aria-required={required || undefined}
+      aria-labelledby={requiredInName({ id, required, readonly, hideLabel })}
       {...errorAria(props)}
       onChange={(event) => onChange(event.target.value === '' ? undefined : event.target.value)}
       onBlur={() => onBlur(id, value)}

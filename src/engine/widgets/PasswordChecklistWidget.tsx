@@ -35,7 +35,9 @@ export default function PasswordChecklistWidget(props: WidgetProps) {
   return (
     <>
       <BaseInputTemplate {...props} type="password" options={{ ...props.options, describedBy: `${id}__checklist` }} />
-      <ul className="checklist" id={`${id}__checklist`} aria-label={messages.form.passwordChecklist}>
+      {/* Unnamed: the input is described by the list, and a name would be all its description said
+          (a described-by element's name stands for its text); so the rules and their state are. */}
+      <ul className="checklist" id={`${id}__checklist`}>
         {rules(registry.rootSchema as RJSFSchema, name).map((rule) => {
           const ok = typed && !messagesOf(rule).some((message) => errors.includes(message as string));
           return (

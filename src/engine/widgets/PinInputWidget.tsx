@@ -11,7 +11,7 @@ import { digitsOnly } from '../../shared/normalise';
 const HOLE = ' ';
 
 export default function PinInputWidget(props: WidgetProps) {
-  const { id, value, onChange, onBlur, onFocus, disabled, readonly, options, label, autofocus } = props;
+  const { id, value, onChange, onBlur, onFocus, disabled, readonly, options, label, hideLabel, autofocus, required } = props;
   const length = Number(options.length ?? 5);
   const boxes = useRef<Array<HTMLInputElement | null>>([]);
   const chars = Array.from({ length }, (_, i) => (typeof value === 'string' ? value[i] : undefined) ?? HOLE);
@@ -65,7 +65,8 @@ export default function PinInputWidget(props: WidgetProps) {
   };
 
   return (
-    <div className="pin" role="group" aria-label={format(messages.form.pinGroup, { title: label, length })} id={id}>
+    // Named by the field's label as shown (FieldTemplate's, which already says the length), once.
+    <div className="pin" role="group" aria-labelledby={hideLabel ? undefined : `${id}__label`} aria-label={hideLabel ? label : undefined} id={id}>
       {chars.map((char, index) => (
         <input
           key={index}
@@ -79,6 +80,9 @@ export default function PinInputWidget(props: WidgetProps) {
           pattern="[0-9]*"
           autoComplete={index === 0 ? 'one-time-code' : 'off'}
           aria-label={format(messages.form.pinLabel, { n: index + 1 })}
+          // Every box must hold its digit: each is required, as the group cannot say it.
+          required={required}
+          aria-required={required || undefined}
           {...errorAria(props)}
           autoFocus={autofocus && index === 0}
           disabled={disabled}

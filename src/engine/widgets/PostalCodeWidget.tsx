@@ -3,7 +3,8 @@
 // offered the found address instead. Several areas for one code: the member chooses, from
 // buttons or, past CHOICE_BUTTONS of them, a labelled select. What the lookup found (or that it
 // found nothing) is said in one polite live region beside the field, present from the start so
-// that screen readers announce its changes.
+// that screen readers announce its changes; an address filled from a code with one town is said
+// there too.
 import { useEffect, useId, useRef, useState } from 'react';
 import type { WidgetProps } from '@rjsf/utils';
 import messages from '../../../messages/ja.json';
@@ -13,7 +14,7 @@ import BaseInputTemplate from '../templates/BaseInputTemplate';
 const COMPLETE = /^(\d{7}|\d{3}-\d{4})$/;
 /** More areas than this are offered in a select (one code has 66), not as a wall of buttons. */
 const CHOICE_BUTTONS = 6;
-type Status = 'idle' | 'found' | 'notFound' | 'failed';
+type Status = 'idle' | 'found' | 'filled' | 'notFound' | 'failed';
 
 export default function PostalCodeWidget(props: WidgetProps) {
   const { value, options, registry, id } = props;
@@ -43,10 +44,12 @@ export default function PostalCodeWidget(props: WidgetProps) {
     ctx.postalLookup(zip).then(
       (found) => {
         if (!live) return;
-        setStatus(found.length ? 'found' : 'notFound');
         setPicked('');
         const current = ctx.valueOf(field);
-        if (found.length === 1 && (!current || current === lastFilled.current)) fill(found[0]);
+        // One town filled into the address is said, as the member may not be looking at it.
+        const fills = found.length === 1 && (!current || current === lastFilled.current);
+        setStatus(fills ? 'filled' : found.length ? 'found' : 'notFound');
+        if (fills) fill(found[0]);
         // Nothing to offer when the typed address already begins with what was found.
         else setCandidates(found.filter((address) => typeof current !== 'string' || !current.startsWith(address)));
       },
@@ -61,7 +64,15 @@ export default function PostalCodeWidget(props: WidgetProps) {
 
   const choice = candidates.length > 1 ? messages.form.postalChoose : messages.form.postalSuggest;
   const said =
-    status === 'notFound' ? messages.form.postalNotFound : status === 'failed' ? messages.form.postalFailed : candidates.length > 0 ? choice : '';
+    status === 'notFound'
+      ? messages.form.postalNotFound
+      : status === 'failed'
+        ? messages.form.postalFailed
+        : status === 'filled'
+          ? messages.form.postalFilled
+          : candidates.length > 0
+            ? choice
+            : '';
 
   return (
     <>

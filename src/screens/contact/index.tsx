@@ -9,6 +9,7 @@ import * as contactForm from 'virtual:form/contact';
 import messages from '../../../messages/ja.json';
 import privacy from '../../../messages/privacy.ja.json';
 import { SchemaForm } from '../../engine/SchemaForm';
+import { LiveStatus } from '../../engine/LiveStatus';
 import { format } from '../../shared/format';
 import type { FieldErrors } from '../../shared/validation/field-errors';
 import type { MasterName, MasterOption } from '../../shared/api-types';
@@ -89,9 +90,7 @@ export default function ContactScreen() {
   return (
     <section className="card">
       {restored && (
-        <p className="notice notice--info" role="status">
-          {messages.session.draftRestored}
-        </p>
+        <LiveStatus className="notice notice--info" lines={[messages.session.draftRestored]} />
       )}
       {member ? (
         <p className="lead">{text.memberNote}</p>

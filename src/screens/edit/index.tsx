@@ -8,6 +8,7 @@ import { Link } from '../../app/Link';
 import * as editForm from 'virtual:form/edit-profile';
 import messages from '../../../messages/ja.json';
 import { SchemaForm } from '../../engine/SchemaForm';
+import { LiveStatus } from '../../engine/LiveStatus';
 import { normalise } from '../../shared/normalise';
 import { mastersOf } from '../../shared/validation/conditions';
 import { profileToWire } from '../../shared/wire/profile-update';
@@ -61,9 +62,7 @@ function EditForm({ user, masters }: { user: UserInfo; masters: Record<string, {
   return (
     <>
       {restored && (
-        <p className="notice notice--info" role="status">
-          {messages.session.draftRestored}
-        </p>
+        <LiveStatus className="notice notice--info" lines={[messages.session.draftRestored]} />
       )}
     <SchemaForm
       id="editForm"

@@ -6,6 +6,7 @@ import { useLocation } from 'react-router-dom';
 import * as emailAuthForm from 'virtual:form/email-auth';
 import messages from '../../../messages/ja.json';
 import { SchemaForm } from '../../engine/SchemaForm';
+import { LiveStatus } from '../../engine/LiveStatus';
 import { format } from '../../shared/format';
 import type { FieldErrors } from '../../shared/validation/field-errors';
 import { ApiFailure } from '../../api/client';
@@ -46,9 +47,7 @@ export default function EmailAuthScreen() {
   return (
     <section className="card">
       {notice && (
-        <p className="notice notice--warning" role="status">
-          {notice}
-        </p>
+        <LiveStatus className="notice notice--warning" lines={[notice]} />
       )}
       <p className="lead">{text.lead}</p>
       <SchemaForm id="emailAuthForm" form={emailAuthForm} formData={data} onChange={setData} onSubmit={submit} serverErrors={fieldErrors} busy={busy}>

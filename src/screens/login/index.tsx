@@ -6,6 +6,7 @@ import { Link } from '../../app/Link';
 import * as loginForm from 'virtual:form/login';
 import messages from '../../../messages/ja.json';
 import { SchemaForm } from '../../engine/SchemaForm';
+import { LiveStatus } from '../../engine/LiveStatus';
 import { format } from '../../shared/format';
 import { ApiFailure } from '../../api/client';
 import { login, sendLoginCode, type Credentials } from '../../api/user-auth';
@@ -93,9 +94,7 @@ export default function LoginScreen() {
   return (
     <section className="card">
       {notice && (
-        <p className="notice notice--warning" role="status">
-          {sessionEndedText(notice)}
-        </p>
+        <LiveStatus className="notice notice--warning" lines={[sessionEndedText(notice)]} />
       )}
       <p className="lead">{text.lead}</p>
       <SchemaForm

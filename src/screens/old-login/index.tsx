@@ -8,6 +8,7 @@ import * as oldLoginForm from 'virtual:form/old-login';
 import messages from '../../../messages/ja.json';
 import { paths } from '../../app/paths.generated';
 import { SchemaForm } from '../../engine/SchemaForm';
+import { LiveStatus } from '../../engine/LiveStatus';
 import { format } from '../../shared/format';
 import type { FieldErrors } from '../../shared/validation/field-errors';
 import { ApiFailure } from '../../api/client';
@@ -83,9 +84,7 @@ export default function OldLoginScreen() {
         }
       >
         {sentTo && (
-          <p className="notice notice--info" role="status">
-            {format(text.codeSent, { email: sentTo })}
-          </p>
+          <LiveStatus className="notice notice--info" lines={[format(text.codeSent, { email: sentTo })]} />
         )}
       </SchemaForm>
       <div className="links">

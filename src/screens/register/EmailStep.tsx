@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import * as emailForm from 'virtual:form/register-email';
 import messages from '../../../messages/ja.json';
 import { SchemaForm } from '../../engine/SchemaForm';
+import { LiveStatus } from '../../engine/LiveStatus';
 import { ApiFailure } from '../../api/client';
 import { sendRegistrationCode, verifyRegistrationCode } from '../../api/registration';
 import { verificationMessage } from '../../api/verification';
@@ -111,9 +112,7 @@ export function EmailStep({ onVerified, onReset, initialAddress, onAddressChange
       )}
       {phase === 'done' && (
         <>
-          <p className="notice notice--ok" role="status">
-            {text.verified}
-          </p>
+          <LiveStatus className="notice notice--ok" lines={[text.verified]} />
           <div className="actions actions--secondary">
             <button type="button" className="button button--ghost" onClick={redo}>
               {text.redo}

@@ -7,6 +7,7 @@ import * as termsForm from 'virtual:form/register-terms';
 import messages from '../../../messages/ja.json';
 import { SchemaForm, differsFromDefaults, isFormValid, summaryOf, type SchemaFormHandle } from '../../engine/SchemaForm';
 import { ErrorSummary } from '../../engine/ErrorSummary';
+import { LiveStatus } from '../../engine/LiveStatus';
 import { format } from '../../shared/format';
 import { normalise } from '../../shared/normalise';
 import { mastersOf } from '../../shared/validation/conditions';
@@ -169,9 +170,7 @@ export default function RegisterScreen() {
     <div className="register">
       <p className="lead">{text.lead}</p>
       {restored && !verified && (
-        <p className="notice notice--info" role="status">
-          {text.draftRestored}
-        </p>
+        <LiveStatus className="notice notice--info" lines={[text.draftRestored]} />
       )}
       <ErrorSummary items={summary} attempt={attempt} />
       {mastersError && (
