@@ -6,7 +6,8 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import axe from 'axe-core';
-import type { A11yRecord } from '../../e2e/support/scripted-checks';
+import type { A11yRecord, ScriptedCheck } from '../../e2e/support/scripted-checks';
+import type { TestRecord } from '../../e2e/support/a11y-record';
 
 export const REPORT_FILE = 'docs/accessibility-report.md';
 export const CRITERIA_FILE = 'docs/accessibility/criteria.json';
@@ -53,6 +54,38 @@ export function readRecords(dir: string): A11yRecord[] {
     .filter((f) => f.endsWith('.jsonl'))
     .flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean))
     .map((line) => JSON.parse(line) as A11yRecord);
+}
+
+/** The screen-reader contract's checks (e2e/support/heard.ts) by the name criteria.json gives them. */
+const CONTRACT: Record<string, ScriptedCheck> = {
+  'name-holds-label': 'sr-name',
+  'required-exposed': 'sr-required',
+  'hint-in-description': 'sr-description',
+  'error-in-description': 'sr-error',
+};
+
+/** The contract's checkpoints (test-results/a11y-checks/*.json, one file per test) as records:
+ *  each passed contract check at its state, each checkpoint as an axe run, and a test whose
+ *  live regions said only what was shown (and said every status shown) as sr-live. The back
+ *  office's checkpoints are left out: the report is the member site's. */
+export function contractRecords(dir: string): A11yRecord[] {
+  if (!existsSync(dir)) return [];
+  const out: A11yRecord[] = [];
+  for (const name of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
+    const test = JSON.parse(readFileSync(join(dir, name), 'utf8')) as TestRecord;
+    let memberSite = false;
+    for (const point of test.checkpoints) {
+      if (point.url.startsWith('/admin')) continue;
+      memberSite = true;
+      if (point.checks.some((c) => c.check.startsWith('axe:'))) out.push({ kind: 'axe', state: point.state, applied: [], rules: 0 });
+      for (const c of point.checks) {
+        const check = CONTRACT[c.check];
+        if (check && c.result === 'passed' && c.count > 0) out.push({ kind: 'check', check, state: point.state });
+      }
+    }
+    if (memberSite && test.speech.failures.length === 0 && test.speech.said.length > 0) out.push({ kind: 'check', check: 'sr-live', state: test.test });
+  }
+  return out;
 }
 
 /** axe-core's rules for WCAG 2.x A/AA, by the criterion each is tagged with. */
@@ -141,4 +174,5 @@ export function renderReport(records: A11yRecord[], root = '.'): string {
 }
 
 /** The report as `root`'s last run recorded it. */
-export const generateReport = (root = '.') => renderReport(readRecords(join(root, 'test-results', 'a11y')), root);
+export const generateReport = (root = '.') =>
+  renderReport([...readRecords(join(root, 'test-results', 'a11y')), ...contractRecords(join(root, 'test-results', 'a11y-checks'))], root);
