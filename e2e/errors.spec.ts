@@ -10,6 +10,7 @@ import { test, expect, codeIn, typeCode, waitForMail } from './support/fixtures'
 import { expectAccessible } from './support/axe';
 import { expectInParentView, frameSettled, openFramed, type Framed } from './support/framed';
 import { codeSent, escapeRegExp, format, labels, messages, rulesOf, submitText } from './support/texts';
+import { recordCheck } from './support/scripted-checks';
 
 const identity = labels('reset-identity');
 const identityRules = rulesOf('reset-identity');
@@ -160,6 +161,7 @@ test('registration refused: one summary at the top, focused and in view, a link 
   await expect(shownMessages(framed, 'phone')).toHaveCount(1);
   await expect(app.getByRole('alert')).toHaveCount(0);
   await expectAccessible(page, 'registration refused, summary focused');
+  recordCheck('error-summary', 'registration refused (phone, in the frame)');
 
   // A link focuses its field and the parent page brings it into view.
   await links.filter({ hasText: rulesOf('register-profile').message('phone', 'pattern') }).click();
@@ -169,6 +171,7 @@ test('registration refused: one summary at the top, focused and in view, a link 
   await expect(fieldBlock(framed, 'purpose').getByRole('checkbox').first()).toBeFocused();
   await expectInParentView(page, fieldBlock(framed, 'purpose'));
   await expectAccessible(page, 'registration refused, a field reached from the summary');
+  recordCheck('focus-moves', 'registration refused: a link of the summary brings its field into the parent page\'s view');
 
   // Put right, a field leaves the summary.
   await textbox(framed, profile.phone).fill('090-1234-5678');

@@ -3,6 +3,7 @@ import { E2E } from './support/stack-env';
 import { openFramed } from './support/framed';
 import { expectAccessible } from './support/axe';
 import { format, labels, messages, rulesOf, screenTitle, submitText, welcome } from './support/texts';
+import { recordCheck } from './support/scripted-checks';
 
 // The member reads the screen's title; the id appears only in the log (the error React reports).
 const pageTitle = (path: string) => format(messages.app.titleFormat, { title: screenTitle(path), site: messages.site.name });
@@ -22,6 +23,7 @@ test('the parent site shows the app in its iframe, sized from the height message
   await expect.poll(height).toBeGreaterThanOrEqual(800);
   // The parent page's title is the screen's, as the app reports it (it starts as the site's name).
   await expect(page).toHaveTitle(pageTitle('login'));
+  recordCheck('page-title', 'the parent page on /login');
   // A title message from any other origin (here the parent page itself) is ignored.
   const afterForeign = await page.evaluate(
     () =>
@@ -40,6 +42,7 @@ test('the parent site shows the app in its iframe, sized from the height message
   await frame.getByRole('button', { name: submitText('login-code') }).click();
   await expect(frame.getByText(welcome('山田 花子'))).toBeVisible();
   await expect(page).toHaveTitle(pageTitle('mypage'));
+  recordCheck('page-title', 'the parent page on /mypage');
 
   await frame.getByRole('link', { name: messages.mypage.logout }).click();
   await expect(page).toHaveURL(E2E.parentUrl + '/');

@@ -9,6 +9,7 @@ import { dateBoxes } from './support/register';
 import { E2E } from './support/stack-env';
 import termsOfUse from '../messages/terms.ja.json' with { type: 'json' };
 import { label, labels, messages, pinBox, submitText, welcome } from './support/texts';
+import { recordCheck } from './support/scripted-checks';
 
 const isFocused = (target: Locator) => target.evaluate((el) => el === el.ownerDocument.activeElement && el.ownerDocument.hasFocus()).catch(() => false);
 
@@ -109,6 +110,7 @@ test('with the keyboard alone: register, log in, edit the profile', async ({ pag
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(`${E2E.parentUrl}/`);
   await expect.poll(() => db.selectFrom('users').select('gender').where('email', '=', email).executeTakeFirst()).toEqual({ gender: 'female' });
+  recordCheck('keyboard', 'registration, keyboard alone (in the frame)');
 
   // Log in: Enter on the password field sends the first step, the code boxes have focus.
   await page.context().clearCookies();
@@ -118,6 +120,7 @@ test('with the keyboard alone: register, log in, edit the profile', async ({ pag
   await typeInto(page, field(login.app, labels('login').password), password);
   await page.keyboard.press('Enter');
   await expect(login.app.getByLabel(pinBox(1))).toBeFocused();
+  recordCheck('focus-moves', 'login: the code boxes take focus after the password step');
   await page.keyboard.type(codeIn(await waitForMail(email, 3)));
   await page.keyboard.press('Enter');
   await expect(login.app.getByText(welcome('鍵盤 花子'))).toBeVisible();
@@ -136,4 +139,5 @@ test('with the keyboard alone: register, log in, edit the profile', async ({ pag
   await page.keyboard.press('Enter');
   await expect(done).toBeHidden();
   await expect.poll(() => db.selectFrom('users').select('phone').where('email', '=', email).executeTakeFirst()).toEqual({ phone: '0312345678' });
+  recordCheck('keyboard', 'login and profile edit, keyboard alone (in the frame)');
 });

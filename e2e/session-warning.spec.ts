@@ -17,6 +17,7 @@ import { escapeRegExp, format, labels, messages, screenTitle, submitText, textPa
 import { openDb } from '../src/server/db/connect';
 import { createMember } from '../src/server/seed';
 import demoProfile from '../src/server/demo-profile.json' with { type: 'json' };
+import { recordCheck } from './support/scripted-checks';
 
 const text = messages.session;
 const profile = labels('edit-profile');
@@ -135,6 +136,7 @@ test('the warning comes 20 s before the end with the time left in its descriptio
   await extend.click();
   expect((await extendCall).status()).toBe(200);
   await expect(warning).toHaveCount(0);
+  recordCheck('session-warning', 'the session warning in the frame: 20 s ahead, extended');
   await expect.poll(() => idleEnd(framed)).toBeGreaterThan(firstEnd + 2000);
 
   // Past the first end, the member goes on: the server still knows the session.
@@ -198,6 +200,7 @@ test('typing extends the session quietly; when the member stops, it runs out dur
   await expect.poll(() => new URL(framed.frame.url()).pathname).toBe('/user/edit');
   await expect(app.getByRole('status').filter({ hasText: text.draftRestored })).toBeVisible();
   await expect(detail).toHaveValue(DETAIL);
+  recordCheck('kept-input', 'the edit after a session ran out and the member logged in again');
   const stored = await framed.frame.evaluate(() => JSON.stringify(Object.entries(sessionStorage)));
   expect(stored).toContain('member-site:draft:edit');
   expect(stored).not.toContain(member.password);

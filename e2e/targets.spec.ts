@@ -7,6 +7,7 @@ import type { Frame, Page } from '@playwright/test';
 import { test, expect, codeIn, waitForMail } from './support/fixtures';
 import { expectAccessible } from './support/axe';
 import { loginInFrame, myPageLoaded, openFramed, PHONE, type Framed } from './support/framed';
+import { recordCheck } from './support/scripted-checks';
 
 const TARGET = 44;
 
@@ -62,6 +63,7 @@ async function expectTargetsAndReferences(page: Page, framed: Framed, state: str
   const widths = await framed.frame.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
   expect(widths[0], `no horizontal scroll at ${state}`).toBeLessThanOrEqual(widths[1]);
   expect(PHONE.width).toBe(390);
+  recordCheck('targets', `${state} (phone, in the frame)`);
 }
 
 test('/register with STEP1 done: every button, checkbox and radio is a 44 px target; nothing dangles; axe passes', async ({ page }) => {

@@ -24,11 +24,8 @@ export type ScriptedCheck =
   | 'text-spacing'
   | 'page-title'
   | 'session-warning'
-  | 'reduced-motion'
   | 'error-summary'
-  | 'confirm-before-send'
-  | 'kept-input'
-  | 'paste-code';
+  | 'kept-input';
 
 export type A11yRecord = { kind: 'check'; check: ScriptedCheck; state: string } | { kind: 'axe'; state: string; applied: string[]; rules: number };
 

@@ -38,11 +38,8 @@ const CHECKS: Record<string, string> = {
   'text-spacing': '行間・文字間を広げても文字が欠けない',
   'page-title': '画面ごとのタイトルが親ページのタイトルにも反映される',
   'session-warning': '操作時間の終了前に 20 秒以上の余裕をもって警告し、延長できる',
-  'reduced-motion': '動きを減らす設定でアニメーションが止まる',
   'error-summary': 'エラーの一覧が件数と項目へのリンクを示し、フォーカスを受ける',
-  'confirm-before-send': '送信前に内容を確認・修正できる',
   'kept-input': '一度入力した内容を同じ手続きで再入力させない（戻っても残る）',
-  'paste-code': '認証コードは貼り付けで入力でき、記憶や書き写しを求めない',
 };
 
 const readCriteria = (root: string): { standard: string; criteria: Criterion[] } => JSON.parse(readFileSync(join(root, CRITERIA_FILE), 'utf8'));
