@@ -12,6 +12,12 @@
 // put beside them in STEP2 (what a key costs in that page, its size and layout, before any of the
 // app's script runs for it).
 //
+// Main-thread work per key is read from the same trace: every task the page's main thread ran
+// (its `toplevel` tasks, clipped to the window) from a field's first key until a second after its
+// last, so the work a key defers past its paint (the field's verdict, the form catching up at the
+// pause, anything debounced) is counted with it, divided by the keys typed. Under a CPU slowdown
+// a task's duration is what the slowed device spends, so the figure grows with the rate.
+//
 // The browser draws to a display, as a member's does: Chromium runs with a window on a virtual X
 // display (Xvfb, Debian's `xvfb`) when there is one to start. Headless Chromium can stop
 // presenting the frames of a page whose text changes (it drew no damage for the roman-name field's
@@ -36,6 +42,13 @@ export interface KeystrokeRow {
   p95Ms: number;
   /** Keys typed that have no Event Timing: never presented. */
   unpresented: number;
+  /** The page's main-thread tasks while the fields were typed, deferred work included, per key. */
+  mainMsPerKey: number;
+  /** The same tasks' thread CPU time (what the throttle's pauses leave out), per key. */
+  threadCpuMsPerKey: number;
+  /** Of the main thread's time, the page's timers and animation-frame callbacks (work a key
+   *  defers: the field's verdict after the paint, the form's catch-up), per key. */
+  deferredMsPerKey: number;
 }
 
 const TEXT = 'Sample-Pass1!Tanaka'; // every key re-checks the password checklist
@@ -57,22 +70,97 @@ async function reachStep2(page: Page, stack: Stack) {
 interface TraceEvent {
   name: string;
   ph: string;
-  args?: { data?: { interactionId?: number; type?: string; duration?: number } };
+  cat?: string;
+  pid: number;
+  tid: number;
+  /** Microseconds. */
+  ts: number;
+  dur?: number;
+  tdur?: number;
+  args?: { name?: string; data?: { interactionId?: number; type?: string; duration?: number } };
 }
 
-/** Each key's duration from Chromium's trace: the longest among the events of an interaction that
- *  began with a keydown (its keydown, keypress and keyup, as INP counts it). */
-function keyDurations(trace: Buffer): number[] {
+function traceEvents(trace: Buffer): TraceEvent[] {
   const parsed = JSON.parse(trace.toString()) as { traceEvents: TraceEvent[] } | TraceEvent[];
-  const events = Array.isArray(parsed) ? parsed : parsed.traceEvents;
-  const interactions = new Map<number, { key: boolean; duration: number }>();
+  return Array.isArray(parsed) ? parsed : parsed.traceEvents;
+}
+
+interface KeyInteraction {
+  /** The page's renderer and its main thread, where the key's events ran. */
+  pid: number;
+  tid: number;
+  /** Microseconds, the trace's clock. */
+  start: number;
+  end: number;
+  /** Milliseconds: the longest of its events (keydown, keypress, keyup), as INP counts it. */
+  duration: number;
+}
+
+/** Each key from Chromium's trace: the interactions that began with a keydown, in order. */
+function keyInteractions(events: TraceEvent[]): KeyInteraction[] {
+  const interactions = new Map<number, KeyInteraction & { key: boolean }>();
   for (const event of events) {
     const data = event.args?.data;
     if (event.name !== 'EventTiming' || event.ph !== 'b' || !data?.interactionId) continue;
-    const known = interactions.get(data.interactionId) ?? { key: false, duration: 0 };
-    interactions.set(data.interactionId, { key: known.key || data.type === 'keydown', duration: Math.max(known.duration, data.duration ?? 0) });
+    const duration = data.duration ?? 0;
+    const known = interactions.get(data.interactionId);
+    const end = event.ts + duration * 1000;
+    interactions.set(
+      data.interactionId,
+      known
+        ? { ...known, key: known.key || data.type === 'keydown', start: Math.min(known.start, event.ts), end: Math.max(known.end, end), duration: Math.max(known.duration, duration) }
+        : { key: data.type === 'keydown', pid: event.pid, tid: event.tid, start: event.ts, end, duration },
+    );
   }
-  return [...interactions.values()].filter((interaction) => interaction.key).map((interaction) => interaction.duration);
+  return [...interactions.values()].filter((interaction) => interaction.key).sort((a, b) => a.start - b.start);
+}
+
+/** How long after a field's last key its deferred work is still counted (the bench waits
+ *  SETTLE_MS there before the next tap, which is left out). */
+const SETTLE_MS = 1000;
+const COUNTED_AFTER_LAST_KEY_MS = SETTLE_MS - 100;
+/** Keys of one field follow each other within this; fields are a settle and a tap apart. */
+const SAME_FIELD_GAP_MS = 700;
+
+/** The trace's events for the page's timers and animation-frame callbacks (never nested in each other). */
+const DEFERRED = new Set(['TimerFire', 'FireAnimationFrame', 'FireIdleCallback']);
+
+/** The page main thread's tasks while the fields were typed: from each field's first key to
+ *  COUNTED_AFTER_LAST_KEY_MS after its last; their durations and thread times, clipped to it. */
+function mainThreadWork(events: TraceEvent[], keys: KeyInteraction[]): { busyMs: number; threadCpuMs: number; deferredMs: number } {
+  if (keys.length === 0) return { busyMs: 0, threadCpuMs: 0, deferredMs: 0 };
+  const { pid, tid } = keys[0];
+  const windows: Array<[number, number]> = [];
+  for (const key of keys) {
+    const last = windows[windows.length - 1];
+    if (last && key.start - last[1] < SAME_FIELD_GAP_MS * 1000) last[1] = Math.max(last[1], key.end);
+    else windows.push([key.start, key.end]);
+  }
+  for (const span of windows) span[1] += COUNTED_AFTER_LAST_KEY_MS * 1000;
+  // The thread's outermost tasks only: a task run inside another (a nested run loop) is in its time.
+  const tasks = events
+    .filter((event) => event.pid === pid && event.tid === tid && event.ph === 'X' && event.name === 'ThreadControllerImpl::RunTask' && event.dur)
+    .sort((a, b) => a.ts - b.ts);
+  let busy = 0;
+  let cpu = 0;
+  let coveredUntil = -Infinity;
+  for (const event of tasks) {
+    if (event.ts < coveredUntil) continue;
+    coveredUntil = event.ts + event.dur!;
+    for (const [from, to] of windows) {
+      const overlap = Math.min(event.ts + event.dur!, to) - Math.max(event.ts, from);
+      if (overlap <= 0) continue;
+      const share = overlap / event.dur!;
+      busy += overlap;
+      cpu += (event.tdur ?? 0) * share;
+    }
+  }
+  let deferred = 0;
+  for (const event of events) {
+    if (event.pid !== pid || event.tid !== tid || event.ph !== 'X' || !DEFERRED.has(event.name) || !event.dur) continue;
+    for (const [from, to] of windows) deferred += Math.max(0, Math.min(event.ts + event.dur, to) - Math.max(event.ts, from));
+  }
+  return { busyMs: busy / 1000, threadCpuMs: cpu / 1000, deferredMs: deferred / 1000 };
 }
 
 /** A member taps a field and starts typing a moment later; the tap's own work (the field left
@@ -100,6 +188,9 @@ async function typeInto(page: Page, field: string) {
       await page.waitForTimeout(60);
     }
   }
+  // What the keys deferred (the field's verdict, the form's catch-up at the pause) runs now, and
+  // is counted with them; the next field's tap comes after.
+  await page.waitForTimeout(SETTLE_MS);
 }
 
 const STEP2 = labels('register-profile');
@@ -179,11 +270,13 @@ async function measureIn(browser: Browser, stack: Stack): Promise<KeystrokeRow[]
       await reach(page, stack);
       const cdp = await page.context().newCDPSession(page);
       await cdp.send('Emulation.setCPUThrottlingRate', { rate });
-      await browser.startTracing(page, { categories: ['devtools.timeline'] });
+      await browser.startTracing(page, { categories: ['devtools.timeline', 'toplevel'] });
       for (const field of fields) await typeInto(page, field);
-      await page.waitForTimeout(500); // let the last key's paint be reported
-      const times = keyDurations(await browser.stopTracing());
+      const events = traceEvents(await browser.stopTracing());
+      const keys = keyInteractions(events);
+      const times = keys.map((key) => key.duration);
       const typed = fields.length * KEYDOWNS_PER_FIELD;
+      const work = mainThreadWork(events, keys);
       rows.push({
         cpu: cpuName(rate),
         page: name,
@@ -191,6 +284,9 @@ async function measureIn(browser: Browser, stack: Stack): Promise<KeystrokeRow[]
         p50Ms: percentile(times, 50),
         p95Ms: percentile(times, 95),
         unpresented: typed - times.length,
+        mainMsPerKey: work.busyMs / typed,
+        threadCpuMsPerKey: work.threadCpuMs / typed,
+        deferredMsPerKey: work.deferredMs / typed,
       });
       await page.close();
     }
