@@ -8,6 +8,7 @@ import type { FieldErrors } from '../shared/validation/field-errors';
 import { useSession } from './session';
 import { useSessionDraft } from '../app/use-session-draft';
 import { DRAFT_PREFIX } from '../api/session';
+import { LiveStatus } from '../engine/LiveStatus';
 
 /** What a refused or failed call says, in Japanese. */
 export const failureText = (failure: unknown) => (failure instanceof AdminFailure ? failure.message : text.errors.unknown);
@@ -62,9 +63,7 @@ export function useLoad<T>(load: () => Promise<T>, key: string) {
 
 export function Loading() {
   return (
-    <p className="loading" role="status">
-      {text.common.loading}
-    </p>
+    <LiveStatus className="loading" lines={[text.common.loading]} />
   );
 }
 
@@ -80,9 +79,7 @@ export function Failure({ message }: { message?: string }) {
 export function Done({ message }: { message?: string }) {
   if (!message) return null;
   return (
-    <p className="notice notice--success" role="status">
-      {message}
-    </p>
+    <LiveStatus className="notice notice--success" lines={[message]} />
   );
 }
 

@@ -51,7 +51,7 @@ function placeNearFocus(backdrop: HTMLElement, dialog: HTMLElement) {
   if (!isFramed() || !active?.isConnected) return;
   const rect = active.getBoundingClientRect();
   const centred = Math.round(rect.top + rect.height / 2 - dialog.offsetHeight / 2);
-  const lowest = window.innerHeight - dialog.offsetHeight - DIALOG_TOP;
+  const lowest = Math.max(DIALOG_TOP, window.innerHeight - dialog.offsetHeight - DIALOG_TOP);
   backdrop.style.paddingTop = `${Math.max(DIALOG_TOP, Math.min(centred, lowest))}px`;
 }
 
@@ -78,6 +78,22 @@ export function useModalLayer(open: unknown, layer: RefObject<HTMLElement | null
     showElement(dialog);
     return () => madeInert.forEach((el) => el.removeAttribute('inert'));
   }, [open, layer, box, initial]);
+  // The frame may shrink under an open dialog (the screen behind it changed, e.g. to a shorter
+  // one): the dialog stays inside the frame and in the member's view.
+  useEffect(() => {
+    if (!open || !isFramed()) return;
+    const onResize = () => {
+      const dialog = box.current;
+      const backdrop = layer.current;
+      if (!dialog || !backdrop) return;
+      const top = parseFloat(backdrop.style.paddingTop);
+      const lowest = Math.max(DIALOG_TOP, window.innerHeight - dialog.offsetHeight - DIALOG_TOP);
+      if (top > lowest) backdrop.style.paddingTop = `${lowest}px`;
+      showElement(dialog);
+    };
+    window.addEventListener('resize', onResize);
+    return () => window.removeEventListener('resize', onResize);
+  }, [open, layer, box]);
   // Tab is kept inside from the document, since a click on the backdrop can leave focus on body.
   useEffect(() => {
     if (!open) return;

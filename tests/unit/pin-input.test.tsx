@@ -143,6 +143,10 @@ describe('PIN input (login-code form)', () => {
     expect(shownErrors()).toEqual([]);
     await user.click(document.body);
     await waitFor(() => expect(shownErrors()).toEqual([INCOMPLETE]));
+    // The group, which a screen reader announces on entering it, carries the error too (issue 35).
+    const group = screen.getByRole('group', { name: LABEL });
+    expect(group.getAttribute('aria-invalid')).toBe('true');
+    expect(group.getAttribute('aria-describedby')).toContain('root_code__error');
   });
 
   it('shows the schema message under the field once submitted incomplete', async () => {

@@ -66,7 +66,8 @@ export default function PinInputWidget(props: WidgetProps) {
 
   return (
     // Named by the field's label as shown (FieldTemplate's, which already says the length), once.
-    <div className="pin" role="group" aria-labelledby={hideLabel ? undefined : `${id}__label`} aria-label={hideLabel ? label : undefined} id={id}>
+    // Described and marked invalid as its boxes are: the group's error is said as the member enters it.
+    <div className="pin" role="group" aria-labelledby={hideLabel ? undefined : `${id}__label`} aria-label={hideLabel ? label : undefined} id={id} {...errorAria(props)}>
       {chars.map((char, index) => (
         <input
           key={index}

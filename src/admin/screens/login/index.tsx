@@ -14,6 +14,7 @@ import type { LoginInput, LoginStarted, SessionAnswer } from '../../../shared/ad
 import { adminCall, AdminFailure } from '../../api';
 import { useSession, type LoginState } from '../../session';
 import { clearDrafts, Failure, failureText, useDraft } from '../../ui';
+import { LiveStatus } from '../../../engine/LiveStatus';
 
 export default function LoginScreen() {
   const { start, ended, operator } = useSession();
@@ -75,9 +76,7 @@ export default function LoginScreen() {
   return (
     <section className="card card--narrow">
       {ended && (
-        <p className="notice notice--warning" role="status">
-          {text.login.ended}
-        </p>
+        <LiveStatus className="notice notice--warning" lines={[text.login.ended]} />
       )}
       {operator && !flow && <p className="notice notice--info">{format(text.login.already, { name: operator.name })}</p>}
       <Failure message={failure} />
@@ -94,9 +93,7 @@ export default function LoginScreen() {
       />
       {flow && (
         <>
-          <p className="notice notice--info" role="status">
-            {format(text.login.codeSent, { email: credentials.data.email ?? '' })}
-          </p>
+          <LiveStatus className="notice notice--info" lines={[format(text.login.codeSent, { email: credentials.data.email ?? '' })]} />
           <SchemaForm id="adminLoginCodeForm" form={codeForm} formData={code} onChange={setCode} onSubmit={verify} serverErrors={codeErrors} busy={busy} />
           {passkey && (
             <div className="passkey-step">

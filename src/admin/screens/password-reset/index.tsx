@@ -12,6 +12,7 @@ import type { PasswordResetInput } from '../../../shared/admin-api';
 import { adminCall } from '../../api';
 import { Failure, useAction } from '../../ui';
 import { LinkPage } from '../setup';
+import { LiveStatus } from '../../../engine/LiveStatus';
 
 function AskForLink() {
   const [data, setData] = useState<Partial<PasswordResetInput>>({});
@@ -20,9 +21,7 @@ function AskForLink() {
   if (sent)
     return (
       <section className="card card--narrow">
-        <p className="notice notice--success" role="status">
-          {format(text.passwordReset.sent, { email: sent })}
-        </p>
+        <LiveStatus className="notice notice--success" lines={[format(text.passwordReset.sent, { email: sent })]} />
         <Link className="button" to="/login">
           {text.setup.toLogin}
         </Link>

@@ -11,6 +11,7 @@ import type { FieldErrors } from '../../../shared/validation/field-errors';
 import type { SetupInput, SetupLink } from '../../../shared/admin-api';
 import { adminCall, AdminFailure } from '../../api';
 import { Failure, Loading, useLoad, failureText } from '../../ui';
+import { LiveStatus } from '../../../engine/LiveStatus';
 
 /** What the form holds; the key comes from the link. */
 type SetupData = Omit<SetupInput, 'key'>;
@@ -56,9 +57,7 @@ export function LinkPage({ path, form, texts }: { path: string; form: FormModule
   if (done)
     return (
       <section className="card">
-        <p className="notice notice--success" role="status">
-          {texts.done}
-        </p>
+        <LiveStatus className="notice notice--success" lines={[texts.done]} />
         <Link className="button button--primary" to="/login">
           {text.setup.toLogin}
         </Link>
