@@ -90,6 +90,7 @@ export const REPLACED_COMPONENTS = [
   // only rjsf's own FieldTemplate renders it
   'WrapIfAdditionalTemplate',
   'CheckboxWidget',
+  'HiddenWidget',
   'RadioWidget',
   'TextareaWidget',
 ] as const;

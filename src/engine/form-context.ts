@@ -110,7 +110,7 @@ export function errorAria(props: AriaSource & { edited?: boolean }, extra: Array
 }
 
 /** The name of a control whose required state Chromium does not give the accessibility tree (a
- *  select, a checkbox) or ARIA has none for (a group of boxes): its label and its 必須 badge, as
+ *  select, a checkbox) or ARIA has none for (a group of boxes): its label and its required badge, as
  *  they show (FieldTemplate gives both ids). Undefined where the badge is not shown. */
 export function requiredInName(props: { id: string; required?: boolean; readonly?: boolean; hideLabel?: boolean }): string | undefined {
   return props.required && !props.readonly && !props.hideLabel ? `${props.id}__label ${props.id}__badge` : undefined;

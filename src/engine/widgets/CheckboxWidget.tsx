@@ -27,7 +27,7 @@ export default function CheckboxWidget(props: WidgetProps) {
           required={mustTick}
           aria-required={mustTick || undefined}
           // Chromium gives a checkbox's required state no place in the accessibility tree: the
-          // box is named by its text and its 必須 badge, as they show.
+          // box is named by its text and its "required" badge, as they show.
           aria-labelledby={mustTick && !readonly && !hideLabel ? `${id}__text ${id}__badge` : undefined}
           disabled={disabled || readonly}
           autoFocus={autofocus}

@@ -19,7 +19,7 @@ export function ChoiceGroup({ widget, type, choices, inline = false }: { widget:
   const { id, htmlName, value, required, autofocus, label, hideLabel, readonly, onBlur, onFocus } = widget;
   const radio = type === 'radio';
   // A radio group says it is required (aria-required); a group of boxes cannot (ARIA gives a
-  // group no required state), so its name is its label and its 必須 badge, as they show.
+  // group no required state), so its name is its label and its "required" badge, as they show.
   const namedByBadge = radio ? undefined : requiredInName({ id, required, readonly, hideLabel });
   return (
     <div
