@@ -87,7 +87,9 @@ export default defineConfig({
     // Two cores: most files run two at a time; the ones that measure time, start whole
     // processes or kill them run afterwards, one at a time, so neither disturbs the other.
     projects: [
-      { extends: true, test: { name: 'shared', include: ['tests/**/*.test.{ts,tsx}'], exclude: ALONE, maxWorkers: 2 } },
+      // The shared files run beside the browser tests (npm test): a test that checks a hundred
+      // password hashes takes seconds alone and can pass 20 s there, so their limit is for a hang.
+      { extends: true, test: { name: 'shared', include: ['tests/**/*.test.{ts,tsx}'], exclude: ALONE, maxWorkers: 2, testTimeout: 120_000 } },
       { extends: true, test: { name: 'alone', include: ALONE, fileParallelism: false, sequence: { groupOrder: 1 } } },
     ],
   },
