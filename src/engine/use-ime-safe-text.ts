@@ -13,8 +13,9 @@
 // Each key is heard by the input's own `input` listener, which keeps the event from React: React's
 // change handling would otherwise "restore" the input after every key (it sets the input's name
 // and type again), which makes the browser recompute the input's style before the key can paint.
-import { useCallback, useLayoutEffect, useRef, type CompositionEvent } from 'react';
-import { applyNormalisers } from '../shared/normalise';
+import { useCallback, useLayoutEffect, useRef, type CompositionEvent, type FocusEvent } from 'react';
+import type { RJSFSchema } from '@rjsf/utils';
+import { applyNormalisers, inputNormalisers } from '../shared/normalise';
 import { afterKeyPaint, dropAfterKeyPaint } from './after-key-paint';
 import { commitLater, commitNow, dropWaiting } from './catch-up';
 import { sameVerdict, useSetLiveVerdict, type LiveVerdict } from './live-field';
@@ -156,5 +157,24 @@ export function useImeSafeText<E extends TextElement = HTMLInputElement>(
     },
     /** Commits a waiting keystroke now (before the field's blur acts on its value). */
     commitNow: () => commitNow(owner),
+  };
+}
+
+/** A text input's leaving and entering, for the input and the textarea alike: on leaving, what was
+ *  typed goes to the form at once and the rewrites that would get in the way while typing (a
+ *  date, a country code, trimming) are made; entering is told to the form as it is. */
+export function leaveAndEnter(
+  field: { id: string; schema: RJSFSchema; emptyValue: unknown; onChange: (value: unknown) => void; onBlur: (id: string, value: unknown) => void; onFocus: (id: string, value: unknown) => void },
+  commit: () => void,
+) {
+  return {
+    onBlur: (event: FocusEvent<TextElement>) => {
+      commit();
+      const raw = event.target.value;
+      const next = applyNormalisers(raw, inputNormalisers(field.schema));
+      if (next !== raw) field.onChange(next === '' ? field.emptyValue : next);
+      field.onBlur(field.id, next);
+    },
+    onFocus: (event: FocusEvent<TextElement>) => field.onFocus(field.id, event.target.value),
   };
 }

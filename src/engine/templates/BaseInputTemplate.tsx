@@ -2,8 +2,8 @@ import type { ClipboardEvent, DragEvent, MouseEvent } from 'react';
 import { getInputProps, type WidgetProps } from '@rjsf/utils';
 import { atOnceMessages, errorAria, shownErrors, withLiveErrors } from '../form-context';
 import { judgeOf, useLiveVerdict } from '../live-field';
-import { useImeSafeText } from '../use-ime-safe-text';
-import { applyNormalisers, inputNormalisers, liveNormalisers, normalisersOf, storedFormOf } from '../../shared/normalise';
+import { leaveAndEnter, useImeSafeText } from '../use-ime-safe-text';
+import { liveNormalisers, normalisersOf, storedFormOf } from '../../shared/normalise';
 import messages from '../../../messages/ja.json';
 import { format } from '../../shared/format';
 
@@ -50,15 +50,7 @@ export default function BaseInputTemplate(props: WidgetProps) {
         maxLength={dropsCharacters ? undefined : ((options.maxLength as number | undefined) ?? schema.maxLength)}
         {...text}
         {...blocked}
-        onBlur={(event) => {
-          commitNow();
-          const raw = event.target.value;
-          // Rewrites that would get in the way while typing (e.g. a date) happen on leaving.
-          const next = applyNormalisers(raw, inputNormalisers(schema));
-          if (next !== raw) onChange(next === '' ? options.emptyValue : next);
-          onBlur(id, next);
-        }}
-        onFocus={(event) => onFocus(id, event.target.value)}
+        {...leaveAndEnter({ id, schema, emptyValue: options.emptyValue, onChange, onBlur, onFocus }, commitNow)}
         {...errorAria(judged, [options.describedBy as string | undefined, storedShown && `${id}__stored`])}
       />
       {storedShown && (

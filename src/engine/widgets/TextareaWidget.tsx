@@ -4,8 +4,8 @@ import { errorAria, withLiveErrors } from '../form-context';
 import { judgeOf, useLiveVerdict } from '../live-field';
 import messages from '../../../messages/ja.json';
 import { format } from '../../shared/format';
-import { textOf, useImeSafeText } from '../use-ime-safe-text';
-import { applyNormalisers, inputNormalisers, liveNormalisers } from '../../shared/normalise';
+import { leaveAndEnter, textOf, useImeSafeText } from '../use-ime-safe-text';
+import { liveNormalisers } from '../../shared/normalise';
 
 /** Multi-line text: IME-safe, normalised as its schema's `x-normalise` says, judged on each key by
  *  its field's own validator (live-field.ts), with a character count against the schema's limits. */
@@ -31,14 +31,7 @@ export default function TextareaWidget(props: WidgetProps) {
         aria-required={required || undefined}
         {...errorAria(withLiveErrors(props, live), [counted && `${id}__count`])}
         {...text}
-        onBlur={(event) => {
-          commitNow();
-          const raw = event.target.value;
-          const next = applyNormalisers(raw, inputNormalisers(schema));
-          if (next !== raw) onChange(next === '' ? options.emptyValue : next);
-          onBlur(id, next);
-        }}
-        onFocus={(event) => onFocus(id, event.target.value)}
+        {...leaveAndEnter({ id, schema, emptyValue: options.emptyValue, onChange, onBlur, onFocus }, commitNow)}
       />
       {counted && (
         <p className="field__count" id={`${id}__count`}>
