@@ -13,6 +13,14 @@ export const CHECKS_FILE = join('test-results', 'a11y-checks.json');
 
 export type Outcome = 'passed' | 'failed';
 
+/** The success criteria axe's WCAG tags name ('wcag1410' → '1.4.10'). */
+export function criteriaOfTags(tags: readonly string[]): string[] {
+  return tags.flatMap((tag) => {
+    const match = /^wcag(\d)(\d)(\d+)$/.exec(tag);
+    return match ? [`${match[1]}.${match[2]}.${match[3]}`] : [];
+  });
+}
+
 export interface CheckResult {
   /** axe:<rule id>, or the contract's own check (heard.ts, speech.ts). */
   check: string;

@@ -3,7 +3,7 @@
 // screen-reader contract's field checks (heard.ts), recorded for the accessibility report.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Frame, type Page } from '@playwright/test';
-import { addCheckpoint, type CheckResult } from './a11y-record';
+import { addCheckpoint, criteriaOfTags, type CheckResult } from './a11y-record';
 import { checkFields, duplicateIds } from './heard';
 import type { AxeResults } from 'axe-core';
 
@@ -43,12 +43,6 @@ function patientAxe(page: Page): AxeBuilder {
 }
 
 /** "wcag143" → "1.4.3" (axe's tags for the success criteria a rule tests). */
-export function criteriaOfTags(tags: readonly string[]): string[] {
-  return tags.flatMap((tag) => {
-    const match = /^wcag(\d)(\d)(\d+)$/.exec(tag);
-    return match ? [`${match[1]}.${match[2]}.${match[3]}`] : [];
-  });
-}
 
 /** The app's path on the page: its frame's when framed, else the page's own. */
 function appPlace(page: Page) {

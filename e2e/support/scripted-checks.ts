@@ -6,7 +6,6 @@
 // the start of a run).
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AxeResults } from 'axe-core';
 
 export const A11Y_RECORDS = join('test-results', 'a11y');
 
@@ -27,7 +26,7 @@ export type ScriptedCheck =
   | 'error-summary'
   | 'kept-input';
 
-export type A11yRecord = { kind: 'check'; check: ScriptedCheck; state: string } | { kind: 'axe'; state: string; applied: string[]; rules: number };
+export type A11yRecord = { kind: 'check'; check: ScriptedCheck; state: string } | { kind: 'axe'; state: string };
 
 function append(record: A11yRecord): void {
   mkdirSync(A11Y_RECORDS, { recursive: true });
@@ -37,18 +36,4 @@ function append(record: A11yRecord): void {
 /** Records that `check` passed at `state` (a page and what was on it). */
 export function recordCheck(check: ScriptedCheck, state: string): void {
   append({ kind: 'check', check, state });
-}
-
-/** The success criterion a WCAG tag of axe names ('wcag1410' → '1.4.10'), or undefined. */
-export function criterionOfTag(tag: string): string | undefined {
-  const digits = /^wcag(\d)(\d)(\d+)$/.exec(tag);
-  return digits ? `${digits[1]}.${digits[2]}.${digits[3]}` : undefined;
-}
-
-/** Records an axe run that found no violation: the rules that applied (passed), by criterion. */
-export function recordAxe(state: string, results: Pick<AxeResults, 'passes'>): void {
-  const applied = new Set<string>();
-  for (const rule of results.passes) for (const tag of rule.tags) applied.add(`${criterionOfTag(tag) ?? ''}`);
-  applied.delete('');
-  append({ kind: 'axe', state, applied: [...applied].sort(), rules: results.passes.length });
 }

@@ -26,13 +26,19 @@ const fieldErrors = (name: string) => Array.from(document.querySelectorAll(`[dat
 const summaryLinks = () => Array.from(document.querySelectorAll('.error-summary a')).map((a) => [a.getAttribute('href'), a.textContent]);
 const phone = () => document.getElementById('root_phone') as HTMLInputElement;
 
-async function refusedSubmit(onSubmit = vi.fn()) {
+/** The form with the page's one polite live region beside it; answers that region. */
+function renderWithRegion(onSubmit?: () => void): Element {
   render(
     <>
-      <FormHarness form={form} onSubmit={onSubmit} />
+      <FormHarness form={form} {...(onSubmit ? { onSubmit } : {})} />
       <LiveRegion />
     </>,
   );
+  return document.querySelector('[aria-live="polite"]')!;
+}
+
+async function refusedSubmit(onSubmit = vi.fn()) {
+  renderWithRegion(onSubmit);
   fireEvent.submit(document.querySelector('form')!);
   await waitFor(() => expect(fieldErrors('phone')).toEqual([rules.required('phone')]));
   return onSubmit;
@@ -107,12 +113,7 @@ describe('what is shown of errors holds while a pointer is pressed', () => {
 
 describe('a tap holds what is shown until its click', () => {
   it('the field a tap leaves blurs after pointerup (at the mousedown the browser makes of the tap): its message waits for the click', async () => {
-    render(
-      <>
-        <FormHarness form={form} />
-        <LiveRegion />
-      </>,
-    );
+    renderWithRegion();
     act(() => phone().focus());
     type(phone(), '123');
     const tap = { pointerType: 'touch' };
@@ -165,13 +166,7 @@ describe('a refused submit', () => {
   it('a field left in error is said once through the one polite live region', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
-      render(
-        <>
-          <FormHarness form={form} />
-          <LiveRegion />
-        </>,
-      );
-      const region = document.querySelector('[aria-live="polite"]')!;
+      const region = renderWithRegion();
       act(() => phone().focus());
       type(phone(), '123');
       fireEvent.blur(phone());
@@ -186,13 +181,7 @@ describe('a refused submit', () => {
   it('fields only passed through say nothing: nothing is shown for them (issue 35, point 1)', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
-      render(
-        <>
-          <FormHarness form={form} />
-          <LiveRegion />
-        </>,
-      );
-      const region = document.querySelector('[aria-live="polite"]')!;
+      const region = renderWithRegion();
       // Tabbing through the untouched form: each field is focused and left, nothing typed.
       for (const id of ['root_email', 'root_birthday', 'root_phone']) {
         const input = document.getElementById(id) as HTMLInputElement;

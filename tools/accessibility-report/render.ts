@@ -7,7 +7,7 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import axe from 'axe-core';
 import type { A11yRecord, ScriptedCheck } from '../../e2e/support/scripted-checks';
-import type { TestRecord } from '../../e2e/support/a11y-record';
+import { criteriaOfTags, type TestRecord } from '../../e2e/support/a11y-record';
 
 export const REPORT_FILE = 'docs/accessibility-report.md';
 export const CRITERIA_FILE = 'docs/accessibility/criteria.json';
@@ -74,7 +74,7 @@ export function contractRecords(dir: string): A11yRecord[] {
     for (const point of test.checkpoints) {
       if (point.url.startsWith('/admin')) continue;
       memberSite = true;
-      if (point.checks.some((c) => c.check.startsWith('axe:'))) out.push({ kind: 'axe', state: point.state, applied: [], rules: 0 });
+      if (point.checks.some((c) => c.check.startsWith('axe:'))) out.push({ kind: 'axe', state: point.state });
       for (const c of point.checks) {
         const check = CONTRACT[c.check];
         if (check && c.result === 'passed' && c.count > 0) out.push({ kind: 'check', check, state: point.state });
@@ -91,12 +91,7 @@ export function contractRecords(dir: string): A11yRecord[] {
 function axeRulesByCriterion(): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const rule of axe.getRules(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])) {
-    for (const tag of rule.tags) {
-      const m = /^wcag(\d)(\d)(\d+)$/.exec(tag);
-      if (!m) continue;
-      const id = `${m[1]}.${m[2]}.${m[3]}`;
-      out.set(id, [...(out.get(id) ?? []), rule.ruleId].sort());
-    }
+    for (const id of criteriaOfTags(rule.tags)) out.set(id, [...(out.get(id) ?? []), rule.ruleId].sort());
   }
   return out;
 }
