@@ -91,7 +91,7 @@ export function memberFieldRows(forms: RecordForm[], saved: Record<string, unkno
 
 /** memberFieldRows with what depends on the forms alone worked out once, for many records (the
  *  back office's CSV reads the forms once, not once a member). */
-export function memberFieldRowsOf(forms: RecordForm[], options: ViewOptions): (saved: Record<string, unknown>) => FieldRow[] {
+export function memberFieldRowsOf(forms: RecordForm[], options: ViewOptions, only?: ReadonlySet<string>): (saved: Record<string, unknown>) => FieldRow[] {
   const fields = new Map<string, Field>();
   const others = new Map<string, { field: string; value: unknown }>();
   for (const form of forms) {
@@ -108,7 +108,7 @@ export function memberFieldRowsOf(forms: RecordForm[], options: ViewOptions): (s
   }
 
   const specs = viewSpecs(forms[0]?.uiSchema);
-  return (saved) => rowsOf(fields, others, specs, saved, options);
+  return (saved) => rowsOf(fields, others, specs, saved, options, only);
 }
 
 function rowsOf(
@@ -117,6 +117,7 @@ function rowsOf(
   specs: ReturnType<typeof viewSpecs>,
   saved: Record<string, unknown>,
   options: ViewOptions,
+  only?: ReadonlySet<string>,
 ): FieldRow[] {
   const label = (field: Field, code: string) => options.masters[masterOf(field.form.schema, field.node) ?? '']?.find((o) => o.value === code)?.label ?? code;
   /** A chosen code by its label, with the "other" text it brings in. */
@@ -144,12 +145,13 @@ function rowsOf(
   for (const spec of specs) {
     const names = namedBy(spec);
     for (const name of names) shown.add(name);
+    if (only && !names.some((name) => only.has(name))) continue;
     const head = spec.field ? fields.get(spec.field) : undefined;
     const value = spec.text && names.some((name) => show(name)) ? spec.text.replace(PLACEHOLDER, (_, name: string) => show(name)).trim() : spec.text ? '' : show(spec.field ?? '');
     rows.push({ label: spec.title ?? (head ? titleOf(head) : (spec.field ?? '')), value, fields: names });
   }
   for (const [stored, field] of fields) {
-    if (shown.has(stored)) continue;
+    if (shown.has(stored) || (only && !only.has(stored))) continue;
     // An "other" text is shown beside the choice that brings it in.
     const brought = others.get(stored);
     if (brought && fields.has(brought.field)) continue;

@@ -71,15 +71,17 @@ export function exportText(node: JsonObject, text: string): string {
 }
 
 /** Each field's own text for the member (a joined row's fields each as stored), by record: what
- *  depends on the forms is worked out once, for many records (the CSV). */
-export function fieldDisplaysOf(set: SchemaSet, masters: OptionLists): (user: User) => Record<string, string> {
+ *  depends on the forms is worked out once, for many records (the CSV). With `names`, only those
+ *  fields' texts are worked out (an export of 4 columns does not format the other 30). */
+export function fieldDisplaysOf(set: SchemaSet, masters: OptionLists, names?: readonly string[]): (user: User) => Record<string, string> {
   const store = memberStore(set);
-  const rowsOf = memberFieldRowsOf(recordForms(set), { masters, texts: memberTexts.info, formatDate });
-  const displayed = store.record.fields.filter((field) => field.node['x-display']);
+  const only = names ? new Set(names) : undefined;
+  const rowsOf = memberFieldRowsOf(recordForms(set), { masters, texts: memberTexts.info, formatDate }, only);
+  const displayed = store.record.fields.filter((field) => field.node['x-display'] && (!only || only.has(field.name)));
   return (user) => {
     const saved = store.saved(user);
     const out: Record<string, string> = {};
-    for (const [name, value] of Object.entries(saved)) out[name] = wireText(value);
+    for (const [name, value] of Object.entries(saved)) if (!only || only.has(name)) out[name] = wireText(value);
     for (const row of rowsOf(saved)) if (row.fields.length === 1) out[row.fields[0]!] = row.value;
     // A text with a display form (postal code, phone) in that form, leading 0 and hyphens kept.
     for (const field of displayed) {

@@ -96,7 +96,7 @@ export async function exportMembers(db: Db, set: SchemaSet, who: Who, columns: s
   const chosen = columns.map((name) => known.find((c) => c.name === name));
   if (columns.length === 0 || chosen.some((c) => !c)) throw new RecordRefusal('VALIDATION', {}, { columns: [recordMessages.records.unknownColumn] });
   await audited(db, who, 'members.export', async () => ({ result: undefined, detail: { columns, filter: { ...filter, ...(filter.mail_opt ? { mail_opt: true } : {}) } } }));
-  const displays = fieldDisplaysOf(set, await optionLists(db, recordForms(set)));
+  const displays = fieldDisplaysOf(set, await optionLists(db, recordForms(set)), columns);
   return (async function* rows() {
     yield `\uFEFF${csvLine(chosen.map((c) => c!.label))}`;
     // Oldest first through the members list's own keyset (its sort 'oldest': created_at, id).
