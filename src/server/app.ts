@@ -65,7 +65,7 @@ export interface BuildOptions {
   devCsp?: boolean;
   logger?: boolean;
   /** The denshijiti master; by default the official list narrowed by schemas/masters/denshijiti.json. */
-  municipalities?: Municipality[];
+  municipalities?: readonly Municipality[];
   /** Milliseconds a client has to send a whole request (slower ones are answered 408 and closed). */
   requestTimeoutMs?: number;
   /** Fastify trustProxy: whose X-Forwarded-For names the client (the per-IP limit counts it).

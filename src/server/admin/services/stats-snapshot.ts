@@ -17,7 +17,7 @@ export const CLAIM_MS = 120_000;
 const POLL_MS = 100;
 
 export interface SnapshotOptions {
-  municipalities: Municipality[];
+  municipalities: readonly Municipality[];
   /** The instant of the view (the figures are as of the Japan day before). */
   at?: Date;
   /** Members per GROUP BY on SQLite (stats.ts STATS_RANGE). */
@@ -73,7 +73,7 @@ export async function statsSnapshot(db: Db, { municipalities, at = now(), rangeS
 
 /** The daily job: computes the figures of the day that has just ended, on the instance that gets
  *  there first (the others find the row). Runs with the outbox worker (app.ts). */
-export function startStatsJob(db: Db, municipalities: Municipality[], intervalMs: number, ready: () => boolean, log: (error: unknown) => void): () => void {
+export function startStatsJob(db: Db, municipalities: readonly Municipality[], intervalMs: number, ready: () => boolean, log: (error: unknown) => void): () => void {
   let running = false;
   const timer = setInterval(() => {
     if (running || !ready()) return;
@@ -88,7 +88,7 @@ export function startStatsJob(db: Db, municipalities: Municipality[], intervalMs
 
 /** Computes the current day's figures again from the tables (for the operator's reindex, after
  *  members were loaded by SQL): the day's row is removed, then claimed and filled as usual. */
-export async function recomputeStats(db: Db, municipalities: Municipality[], at = now()): Promise<Stats> {
+export async function recomputeStats(db: Db, municipalities: readonly Municipality[], at = now()): Promise<Stats> {
   await db.deleteFrom('stats_snapshots').where('day', '=', statsDayOf(at)).execute();
   return statsSnapshot(db, { municipalities, at });
 }

@@ -141,7 +141,7 @@ export interface StatsOptions {
   day: string;
   /** The municipalities the registration offers (ctx.municipalities): the participating ones, or
    *  every municipality of the country when none is named (schemas/masters/denshijiti.json). */
-  municipalities: Municipality[];
+  municipalities: readonly Municipality[];
   /** Members per GROUP BY (default: STATS_RANGE on SQLite, all at once on PostgreSQL; tests make it small to cross ranges). */
   rangeSize?: number;
 }
