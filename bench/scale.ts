@@ -183,7 +183,7 @@ export interface Server {
 
 export async function startServer(env: NodeJS.ProcessEnv, stdout: 'ignore' | 'inherit' = 'ignore'): Promise<Server> {
   const [port, parent, smtp, web] = [await freePort(), await freePort(), await freePort(), await freePort()];
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', '--import', './bench/loop-delay-probe.ts', 'src/server/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [...(process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', '--import', './bench/loop-delay-probe.ts', 'src/server/main.ts'], {
     cwd: ROOT,
     stdio: ['ignore', stdout, 'inherit', 'ipc'],
     env: { ...process.env, ...env, NODE_ENV: 'production', PORT: String(port), PARENT_SITE_PORT: String(parent), MAIL_CATCHER_SMTP_PORT: String(smtp), MAIL_CATCHER_WEB_PORT: String(web), CLIENT_KEY, APP_SECRET: 'scale-bench-secret-0123456789abcdef', SEED_DEMO: 'false' },
