@@ -86,8 +86,9 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Logout ends the session itself: a dead session is then a plain failure, not a redirect. */
   sessionGoneFails?: boolean;
-  /** 'text': the answer's body as it came (a file to save), not parsed as JSON. */
-  responseType?: 'text';
+  /** 'blob': the answer's body as it came (a file to save). redaxios parses any text it can as
+   *  JSON, so a JSON file is taken as a blob to stay byte for byte what the server sent. */
+  responseType?: 'blob';
 }
 
 export async function call<T>(method: 'get' | 'post' | 'put' | 'delete', path: string, options: CallOptions): Promise<T> {

@@ -16,8 +16,8 @@ export interface DataRequest {
 
 export const getDisclosure = () => call<Disclosure>('get', '/user/disclosure', { auth: 'member' });
 
-/** The file's text (the server records the download and mails the member). */
+/** The file as the server sent it (the server records the download and mails the member). */
 export const downloadDisclosure = (format: DisclosureFormat) =>
-  call<string>('get', '/user/disclosure/download', { auth: 'member', params: { format }, responseType: 'text' });
+  call<Blob>('get', '/user/disclosure/download', { auth: 'member', params: { format }, responseType: 'blob' });
 
 export const sendDataRequest = (body: { kind: string; text: string }) => call<{ request: DataRequest }>('post', '/user/requests', { auth: 'member', body });

@@ -23,7 +23,6 @@ const text = messages.disclosure;
 const schema = disclosureSchema as unknown as JsonObject;
 const VIEW = { formatDateTime, dash: messages.common.dash, listSeparator: messages.info.listSeparator };
 const DUE_DAYS = routeSetting('disclosure', 'requestDueDays');
-const TYPES: Record<DisclosureFormat, string> = { json: 'application/json', html: 'text/html' };
 
 type Loaded = { state: 'loading' } | { state: 'error' } | { state: 'ok'; sections: DisclosureSection[] };
 
@@ -47,7 +46,7 @@ export default function DisclosureScreen() {
     setBusy(true);
     setSaid('');
     try {
-      saveFile(await downloadDisclosure(kind), TYPES[kind], fileName(kind));
+      saveFile(await downloadDisclosure(kind), fileName(kind));
       await reload();
     } catch (failure) {
       setSaid(failure instanceof ApiFailure && failure.status === 429 ? failure.message : text.downloadFailed);

@@ -6,8 +6,8 @@ export function fileName(extension: string, at: Date = new Date()): string {
   return `disclosure-${day}.${extension}`;
 }
 
-export function saveFile(text: string, type: string, name: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+export function saveFile(file: Blob, name: string): void {
+  const url = URL.createObjectURL(file);
   const link = document.createElement('a');
   link.href = url;
   link.download = name;
