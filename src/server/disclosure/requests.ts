@@ -91,7 +91,7 @@ export async function handleMemberRequest(
     if (Number(changed.numUpdatedRows) !== 1) throw new RecordRefusal('RECORD_NOT_FOUND', { id });
     const user = await tx.selectFrom('users').select(['email', 'last_name_kanji', 'first_name_kanji']).where('id', '=', row.user_id).executeTakeFirstOrThrow();
     const words = operatorTexts.memberNotice;
-    const [kind, said] = [words.requestKinds[row.kind], words.requestStatuses[status]];
+    const [kind, said] = [operatorTexts.memberRequests.kinds[row.kind], operatorTexts.memberRequests.statuses[status]];
     await tx
       .insertInto('notifications')
       .values({ id: randomUUID(), user_id: row.user_id, message: format(words.requestAnswered, { kind, status: said }), created_at: at, posted_at: at, created_by: by.actor.type === 'operator' ? by.actor.id : null, created_by_label: actorLabel(by.actor) })

@@ -65,7 +65,7 @@ export function disclosureRoutes(app: FastifyInstance, ctx: AppContext) {
     const dueDays = routeSetting(ctx.schemas, 'disclosure', 'requestDueDays');
     const { row, mailId } = await ctx.db.transaction().execute(async (tx) => {
       const row = await createMemberRequest(tx, member.id, { kind, text }, dueDays);
-      const kindWord = operatorTexts.memberNotice.requestKinds[kind];
+      const kindWord = operatorTexts.memberRequests.kinds[kind];
       const mailId = await ctx.outbox.queue(tx, member.email, 'requestReceived', { name: fullName(member), kind: kindWord, text, due: formatDate(row.due_at) });
       return { row, mailId };
     });
