@@ -95,6 +95,19 @@ export async function accessesOf(db: Db, memberId: string, columnLabel: (name: s
     });
 }
 
+/** The member's downloads of their disclosure, newest first (audit_log_member: one index range).
+ *  The office's member detail shows them too. */
+export async function downloadsOf(db: Db, memberId: string): Promise<Array<{ at: string; format: string }>> {
+  const rows = await db
+    .selectFrom('audit_log')
+    .select(['at', 'detail'])
+    .where('member_id', '=', memberId)
+    .where('actor_type', '=', 'member')
+    .where('action', 'in', [...OWN_ACTIONS])
+    .execute();
+  return newestBy('at')(rows).map((row) => ({ at: row.at, format: String(parsed(row.detail).format ?? 'json') }));
+}
+
 /** The mail each code purpose sends (src/server/routes: mailCode's templates). */
 const CODE_TEMPLATES: Record<string, string> = { login: 'loginCode', email_register: 'registerCode', password_change: 'passwordResetCode', email_change: 'emailChangeCode' };
 
@@ -141,14 +154,7 @@ export async function disclosureOf(db: Db, set: SchemaSet, user: User, columnLab
       .then(newestBy('created_at')),
     db.selectFrom('withdrawals').select(['created_at', 'reason']).where('user_id', '=', user.id).execute().then(newestBy('created_at')),
     memberRequestsOf(db, user.id),
-    db
-      .selectFrom('audit_log')
-      .select(['at', 'detail'])
-      .where('member_id', '=', user.id)
-      .where('actor_type', '=', 'member')
-      .where('action', 'in', [...OWN_ACTIONS])
-      .execute()
-      .then(newestBy('at')),
+    downloadsOf(db, user.id),
     accessesOf(db, user.id, columnLabel),
     labels(db, 'inquiry_type'),
     labels(db, 'job'),
@@ -199,7 +205,7 @@ export async function disclosureOf(db: Db, set: SchemaSet, user: User, columnLab
     passkeys,
     withdrawals,
     requests: requests.map((r) => ({ id: r.id, kind: r.kind, text: r.text, created_at: r.created_at, due_at: r.due_at, status: r.status, handled_at: r.handled_at, answer: r.answer })),
-    downloads: downloads.map((d) => ({ at: d.at, format: String(parsed(d.detail).format ?? 'json') })),
+    downloads,
     accesses: accesses.map(({ id: _id, ...access }) => access),
   };
 }

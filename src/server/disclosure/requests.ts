@@ -2,7 +2,8 @@
 // what they cannot edit themselves (the birthday, the name in kanji) or the deletion of their
 // data. The member makes one from the disclosure screen and reads its status there; the office lists and
 // handles them with the functions below (the back office's record kind and screen call these:
-// listMemberRequests, memberRequestsOf, openRequestsOf, handleMemberRequest). Handling is recorded
+// listMemberRequests, memberRequestsOf, openRequestsOf, handleMemberRequest; the member's downloads:
+// downloadsOf in ./document.ts). Handling is recorded
 // in the audit log (requests.handle) in the transaction that writes it, and the member is told by
 // a notice on my page and a mail.
 import { randomUUID } from 'node:crypto';
