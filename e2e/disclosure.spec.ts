@@ -2,16 +2,18 @@
 // page, reads their data grouped as the disclosure's schema labels it, downloads the readable
 // (HTML) and the machine-readable (JSON) file, each confirmed by mail; an operator then opens the
 // member's record in the back office (its API, with a session), and the screen lists that view
-// under the office's name and role, never the operator's. axe in each state.
+// under the office's name and role, never the operator's; last, the member asks for a correction
+// and sees it listed as open. axe in each state.
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { test, expect, waitForMail } from './support/fixtures';
 import { expectAccessible } from './support/axe';
 import { loginInFrame, myPageLoaded, openFramed } from './support/framed';
 import { E2E } from './support/stack-env';
-import { mailSubject, messages, screenTitle } from './support/texts';
+import { format, label, mailSubject, messages, screenTitle, submitText } from './support/texts';
 import disclosureSchema from '../schemas/api/user-disclosure.json' with { type: 'json' };
 import mail from '../messages/mail.ja.json' with { type: 'json' };
+import operator from '../messages/operator.ja.json' with { type: 'json' };
 import { openOperatorSession } from '../src/server/admin/sessions';
 import { ADMIN_COOKIE, DEFAULT_ADMIN_SETTINGS } from '../src/server/admin/settings';
 import { iso, now } from '../src/server/services/clock';
@@ -80,4 +82,16 @@ test('登録情報の開示: the member\'s data, both files downloaded and confi
   await expect(accesses).not.toContainText('窓口 太郎');
   await expect(app.locator('.loading')).toHaveCount(0);
   await expectAccessible(page, '登録情報の開示: an office view listed');
+
+  // A request for a correction: acknowledged with its due date, listed as open, confirmed by mail.
+  const kinds = (await import('../schemas/forms/member-request.ui.json', { with: { type: 'json' } })).default.kind['ui:enumNames'];
+  await app.getByRole('radio', { name: kinds[0] }).check();
+  await app.getByRole('textbox', { name: label('member-request', 'text') }).fill('生年月日を1990年4月2日に訂正してください。');
+  await app.getByRole('button', { name: submitText('member-request') }).click();
+  await expect(app.locator('p[role="status"]')).toContainText(format(text.requestSent, { due: '' }).split('（')[0]!);
+  const requests = section('requests');
+  await expect(requests).toContainText('生年月日を1990年4月2日に訂正してください。');
+  await expect(requests).toContainText(groups.requests.items.properties.status.enumNames[0]!);
+  expect((await waitForMail(member.email, 4)).subject).toBe(mailSubject('requestReceived', { kind: operator.memberRequests.kinds.correction }));
+  await expectAccessible(page, '登録情報の開示: a request sent');
 });
