@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { DATABASES, Harness, setUpOrFail, validContact, type Member } from '../support/api-harness';
+import { DATABASES, Harness, setUpOrFail, testConfig, validContact, type Member } from '../support/api-harness';
 import { operatorSession, type TestOperator } from '../support/admin-session';
 import { asOperator } from '../support/admin-records';
 import { createServerValidation } from '../../src/server/validation';
@@ -201,6 +201,28 @@ describe.each(DATABASES)('登録情報の開示 ($name)', ({ kind }) => {
       const doc = await disclosure(member.token);
       expect(doc.downloads).toEqual([expect.objectContaining({ format })]);
       expect(doc.accesses).toEqual([]);
+    });
+
+    it('downloads and requests count against the member\'s hourly budget (OPERATOR_REQUESTS_PER_HOUR), not an IP: past it 429, nothing recorded or mailed', async () => {
+      const small = await Harness.start(kind, { config: { limits: { ...testConfig.limits, operatorRequestsPerHour: 2 } } });
+      try {
+        const member = await small.registerMember();
+        small.mailer.clear();
+        expect((await small.asMember('GET', '/v1/user/disclosure/download?format=json', member.token)).statusCode).toBe(200);
+        expect((await small.asMember('POST', '/v1/user/requests', member.token, { kind: 'deletion', text: '削除してください。' })).statusCode).toBe(201);
+        const refused = await small.asMember('GET', '/v1/user/disclosure/download?format=html', member.token);
+        expect(refused.statusCode).toBe(429);
+        expect(refused.json<{ code: string }>().code).toBe('TOO_MANY_ATTEMPTS');
+        expect((await small.asMember('POST', '/v1/user/requests', member.token, { kind: 'deletion', text: '削除してください。' })).statusCode).toBe(429);
+        expect(small.mailer.to(member.email).map((m) => m.template)).toEqual(['disclosureDownloaded', 'requestReceived']);
+        expect(await small.db.selectFrom('audit_log').select('action').where('member_id', '=', member.id).execute()).toEqual([{ action: 'disclosure.download' }]);
+        // Another member is not held by this one's budget; reading the document is never limited.
+        const other = await small.registerMember();
+        expect((await small.asMember('GET', '/v1/user/disclosure/download?format=json', other.token)).statusCode).toBe(200);
+        expect((await small.asMember('GET', '/v1/user/disclosure', member.token)).statusCode).toBe(200);
+      } finally {
+        await small.close();
+      }
     });
 
     it('an unknown format is refused with a Japanese message, nothing recorded; without a session, 401', async () => {

@@ -2,7 +2,7 @@
 // (GET /v1/user/disclosure), its download as JSON or HTML (recorded in the audit log as the
 // member's own action, and confirmed by mail), and requests for a correction or deletion
 // (POST /v1/user/requests, confirmed by mail). Downloads and requests count against the member
-// (`limited: 'visitor'` with a session: the member's hourly budget, ADR 015).
+// (`limited: 'member'`: the member's hourly budget, ADR 015), never against an IP.
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { currentMember } from '../auth';
@@ -38,7 +38,7 @@ export function disclosureRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.get(
     '/v1/user/disclosure/download',
-    { schema: { querystring: apiParams(ctx.schemas, 'api.user-disclosure-download-query.json') }, config: { auth: 'member', limited: 'visitor' } },
+    { schema: { querystring: apiParams(ctx.schemas, 'api.user-disclosure-download-query.json') }, config: { auth: 'member', limited: 'member' } },
     async (request, reply) => {
       const { format } = request.query as { format: 'json' | 'html' };
       const member = currentMember(request);
@@ -59,7 +59,7 @@ export function disclosureRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.post('/v1/user/requests', { schema: { body: apiBody('api.user-data-request.json') }, config: { auth: 'member', limited: 'visitor' } }, async (request, reply) => {
+  app.post('/v1/user/requests', { schema: { body: apiBody('api.user-data-request.json') }, config: { auth: 'member', limited: 'member' } }, async (request, reply) => {
     const { kind, text } = request.body as { kind: MemberRequestKind; text: string };
     const member = currentMember(request);
     const dueDays = routeSetting(ctx.schemas, 'disclosure', 'requestDueDays');
