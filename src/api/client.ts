@@ -86,6 +86,9 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Logout ends the session itself: a dead session is then a plain failure, not a redirect. */
   sessionGoneFails?: boolean;
+  /** 'blob': the answer's body as it came (a file to save). redaxios parses any text it can as
+   *  JSON, so a JSON file is taken as a blob to stay byte for byte what the server sent. */
+  responseType?: 'blob';
 }
 
 export async function call<T>(method: 'get' | 'post' | 'put' | 'delete', path: string, options: CallOptions): Promise<T> {
@@ -99,6 +102,7 @@ export async function call<T>(method: 'get' | 'post' | 'put' | 'delete', path: s
       url: `/v1${path}`,
       data: options.body,
       params: options.params,
+      ...(options.responseType ? { responseType: options.responseType } : {}),
       headers: headersFor(options.auth, bearer),
       withCredentials: true,
       // redaxios has no `signal` option; its `fetch` option lets the time-out abort the request.

@@ -15,6 +15,7 @@ export const paths = {
   emailChange: '/email/change',
   contactHistory: '/contact_history',
   mypage: '/mypage',
+  disclosure: '/disclosure',
   withdraw: '/withdraw',
   withdrawComplete: '/withdraw_complete',
 } as const;

@@ -29,6 +29,7 @@ import { registrationRoutes } from './routes/registration';
 import { masterRoutes } from './routes/masters';
 import { memberRoutes } from './routes/member';
 import { accountRoutes } from './routes/account';
+import { disclosureRoutes } from './routes/disclosure';
 import { contactRoutes } from './routes/contact';
 import { passwordResetRoutes } from './routes/password-reset';
 import { oldRegistrationRoutes } from './routes/old-registration';
@@ -315,6 +316,7 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
   masterRoutes(app, ctx);
   memberRoutes(app, ctx);
   accountRoutes(app, ctx);
+  disclosureRoutes(app, ctx);
   contactRoutes(app, ctx);
   passwordResetRoutes(app, ctx);
   adminRoutes(app, ctx, opts.adminSettings);

@@ -30,7 +30,7 @@ const GROWING = new Set([
   'users', 'sessions', 'email_codes', 'trusted_devices', 'email_verifications', 'applications', 'notifications', 'withdrawals',
   'inquiries', 'failed_attempts', 'registration_links', 'rate_limits', 'mail_outbox', 'acknowledgement_counts', 'inquiry_list_versions',
   'passkeys', 'webauthn_challenges', 'audit_log',
-  'member_search',
+  'member_search', 'member_requests', 'audit_members',
 ]);
 
 /** Keeps every query the app builds (the statements are compiled again, with their values, for EXPLAIN). */
@@ -312,6 +312,11 @@ describe.each(DATABASES)('query plans ($name)', ({ kind }) => {
     const office2 = { cookie: `__Host-admin_session=${reopened.cookies.find((c) => c.name === '__Host-admin_session')!.value}`, 'x-csrf-token': reopened.json<{ csrfToken: string }>().csrfToken };
     ok(await h.app.inject({ method: 'POST', url: `/v1/admin/applications/${keeper.registerNumber}/decision`, headers: { ...office2, ...json }, payload: JSON.stringify({ decision: 'approved' }) }));
     ok(await h.app.inject({ method: 'POST', url: `/v1/admin/applications/${keeper.registerNumber}/reversal`, headers: { ...office2, ...json }, payload: JSON.stringify({ reason: '確認漏れがありました。' }) }));
+
+    // 登録情報の開示 (ADR 040) of the member the office just decided on: a request, a download, the document.
+    ok(await h.asMember('POST', '/v1/user/requests', keeper.token, { kind: 'correction', text: '生年月日を訂正してください。' }), 201);
+    ok(await h.asMember('GET', '/v1/user/disclosure/download?format=html', keeper.token));
+    ok(await h.asMember('GET', '/v1/user/disclosure', keeper.token));
   }
 
   function oldRegistration(email: string) {

@@ -79,6 +79,8 @@ describe.each(DATABASES)('attempt limits ($name)', ({ kind }) => {
         .sort();
     expect(of('ip')).toEqual(['GET /v1/admin/password-reset/link', 'GET /v1/admin/setup', 'POST /v1/admin/login', 'POST /v1/admin/login/code', 'POST /v1/admin/password-reset', 'POST /v1/admin/password-reset/link', 'POST /v1/admin/setup', 'POST /v1/email/link', 'POST /v1/email/register']);
     expect(of('visitor')).toEqual(['POST /v1/contact']);
+    // A member's own routes that mail them (a download of their data, a request about it): per member.
+    expect(of('member')).toEqual(['GET /v1/user/disclosure/download', 'POST /v1/user/requests']);
     // Every back-office route that changes or mails counts per operator, never per the office's IP.
     const adminPosts = routesOf(h.app).filter((r) => r.method === 'POST' && r.url.startsWith('/v1/admin/') && !r.url.startsWith('/v1/admin/login') && !r.url.startsWith('/v1/admin/setup') && !r.url.startsWith('/v1/admin/password-reset') && !r.url.includes('passkey'));
     expect(adminPosts.filter((r) => r.limited !== 'operator').map((r) => r.url)).toEqual(['/v1/admin/logout']);

@@ -44,6 +44,7 @@ const ROUTES: Record<string, { method: 'POST' | 'PUT' | 'GET'; url: string; memb
   'api.user-verify-email-change.json': { method: 'POST', url: '/v1/user/verify', member: true },
   'api.user-email-change.json': { method: 'POST', url: '/v1/user/email/change', member: true },
   'api.user-withdraw.json': { method: 'POST', url: '/v1/user/withdraw', member: true },
+  'api.user-data-request.json': { method: 'POST', url: '/v1/user/requests', member: true },
   'api.email-register-link.json': { method: 'POST', url: '/v1/email/register', body: { flow: 'link' } },
   'api.user-register-by-link.json': { method: 'POST', url: '/v1/user/register-by-link' },
   // The back office (an operator's session; the body is judged before any record is looked up).

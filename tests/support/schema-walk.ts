@@ -71,6 +71,9 @@ export const ANNOTATIONS = new Set([
   // that write it, a field not stored or stored under another name, normalisers of valid data,
   // how a stored text is shown; the info answer's record fields and a label of another's choice.
   'x-member-record', 'x-stored', 'x-stored-as', 'x-canonical', 'x-display', 'x-member-fields-of', 'x-label-of',
+  // the project's own: how the member's disclosure is read (src/shared/disclosure-view.ts, ADR 040):
+  // a property kept out of the readable view, a value's display form, a group of labelled rows.
+  'x-shown', 'x-format', 'x-rows',
 ]);
 
 /** The error keyword a schema keyword fails with. */

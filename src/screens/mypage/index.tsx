@@ -133,6 +133,7 @@ function MypageHome() {
           <Link to={paths.contact}>{text.contact}</Link>
           <Link to={paths.contactHistory}>{text.contactHistory}</Link>
           <Link to={PASSKEYS_PATH}>{text.passkeys}</Link>
+          <Link to={paths.disclosure}>{text.disclosure}</Link>
           <Link to={paths.withdraw}>{text.withdraw}</Link>
           <Link to={paths.logout}>{text.logout}</Link>
         </nav>

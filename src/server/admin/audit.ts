@@ -14,7 +14,9 @@ import type { Role } from './permissions';
 /** Who did it: an operator in the back office, or someone at the server's command line. */
 export type AuditActor =
   | { type: 'operator'; id: string; email: string; name: string; role: Role }
-  | { type: 'cli'; /** The system user running the tool (os.userInfo().username). */ user: string };
+  | { type: 'cli'; /** The system user running the tool (os.userInfo().username). */ user: string }
+  /** The member themself, on their own data (a download of it: issue 37, ADR 040). */
+  | { type: 'member'; id: string };
 
 /** Every key an entry's detail may hold. The back office's audit log shows each by its label
  *  (messages/admin.ja.json labels.auditDetail); a contract test fails on a key with none, so a
@@ -49,6 +51,8 @@ export const AUDIT_DETAIL_KEYS = [
   'passkey',
   'retracted',
   'sort',
+  'format',
+  'kind',
 ] as const;
 export type AuditDetail = { [key in (typeof AUDIT_DETAIL_KEYS)[number]]?: unknown };
 
@@ -69,7 +73,8 @@ export interface AuditEntry {
   ip?: string | null;
 }
 
-export const actorLabel = (actor: AuditActor): string => (actor.type === 'operator' ? `${actor.name} <${actor.email}>` : `cli:${actor.user}`);
+export const actorLabel = (actor: AuditActor): string =>
+  actor.type === 'operator' ? `${actor.name} <${actor.email}>` : actor.type === 'cli' ? `cli:${actor.user}` : `member:${actor.id}`;
 
 /** Who does it and from where (an operator's request, or the command line with ip null). */
 export interface AuditBy {
@@ -83,26 +88,37 @@ export interface Recorded<T> {
   memberId?: string | null;
   target?: string | null;
   detail?: AuditDetail;
+  /** The members a list page or an export showed (none named in memberId): each gets a row of
+   *  audit_members, so the member's "who looked" finds the entry (ADR 040). */
+  members?: readonly string[];
 }
 
 /** Does `work` and appends its entry, in one transaction (the one `db` is, or a new one): the
  *  change and its record stand or fall together, and a view is recorded with what it read. */
-export async function audited<T>(db: Kysely<Database>, by: AuditBy, action: AuditAction, work: (tx: Kysely<Database>) => Promise<Recorded<T>>): Promise<T> {
+export async function audited<T>(
+  db: Kysely<Database>,
+  by: AuditBy,
+  action: AuditAction,
+  /** `entry`: the id and time the entry will have (an export names them for the members it writes later). */
+  work: (tx: Kysely<Database>, entry: { id: string; at: string }) => Promise<Recorded<T>>,
+): Promise<T> {
   const run = async (tx: Kysely<Database>) => {
-    const done = await work(tx);
-    await append(tx, { actor: by.actor, ip: by.ip ?? null, action, memberId: done.memberId, target: done.target, detail: done.detail });
+    const [id, at] = [randomUUID(), iso(now())];
+    const done = await work(tx, { id, at });
+    await append(tx, id, at, { actor: by.actor, ip: by.ip ?? null, action, memberId: done.memberId, target: done.target, detail: done.detail });
+    await includeMembers(tx, id, at, done.members ?? []);
     return done.result;
   };
   return db.isTransaction ? run(db) : db.transaction().execute(run);
 }
 
 /** Appends one entry (only audited() calls it). */
-async function append(db: Kysely<Database>, entry: AuditEntry): Promise<void> {
+async function append(db: Kysely<Database>, id: string, at: string, entry: AuditEntry): Promise<void> {
   await db
     .insertInto('audit_log')
     .values({
-      id: randomUUID(),
-      at: iso(now()),
+      id,
+      at,
       actor_type: entry.actor.type,
       operator_id: entry.actor.type === 'operator' ? entry.actor.id : null,
       actor_label: actorLabel(entry.actor),
@@ -114,4 +130,17 @@ async function append(db: Kysely<Database>, entry: AuditEntry): Promise<void> {
       ip: entry.ip ?? null,
     })
     .execute();
+}
+
+/** Rows of audit_members per statement: well under either database's limit of bound values. */
+const INCLUDED_PER_INSERT = 250;
+
+/** Records that the entry `auditId` (made at `at`) showed `members`: a list page's rows in its
+ *  transaction, an export's batch by batch as it writes them (each member once per entry). */
+export async function includeMembers(db: Kysely<Database>, auditId: string, at: string, members: readonly string[]): Promise<void> {
+  const unique = [...new Set(members)];
+  for (let i = 0; i < unique.length; i += INCLUDED_PER_INSERT) {
+    const rows = unique.slice(i, i + INCLUDED_PER_INSERT).map((member_id) => ({ audit_id: auditId, member_id, at }));
+    await db.insertInto('audit_members').values(rows).onConflict((c) => c.doNothing()).execute();
+  }
 }

@@ -9,6 +9,7 @@ import { passkeysMigration } from './passkeys-migration';
 import { memberSearchMigration } from './member-search-migration';
 import { officeListsMigration } from './office-lists-migration';
 import { statsSnapshotsMigration } from './stats-snapshots-migration';
+import { memberRequestsMigration } from './member-requests-migration';
 
 // The profile's columns as migration 001 created them (history: never edited). Fields of the
 // member record added since live in users.attributes (010), so a new field needs no migration.
@@ -332,6 +333,7 @@ const migrations: Record<string, Migration> = {
   '019-member-search': memberSearchMigration,
   '020-stats-snapshots': statsSnapshotsMigration,
   '022-office-lists': officeListsMigration,
+  '023-member-data-requests': memberRequestsMigration,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -243,7 +243,8 @@ export interface OperatorSessionsTable {
 export interface AuditLogTable {
   id: string;
   at: string;
-  actor_type: 'operator' | 'cli';
+  /** 'member': the member themself (a download of their own data, a request; issue 37). */
+  actor_type: 'operator' | 'cli' | 'member';
   operator_id: string | null;
   actor_label: string;
   actor_role: string | null;
@@ -285,6 +286,8 @@ export interface Database {
   webauthn_challenges: WebauthnChallengesTable;
   member_search: MemberSearchTable;
   stats_snapshots: StatsSnapshotsTable;
+  member_requests: MemberRequestsTable;
+  audit_members: AuditMembersTable;
 }
 
 /** The statistics' figures as of a Japan day (migration 020, docs/decisions/033). */
@@ -379,4 +382,33 @@ export interface MemberSearchTable {
   user_id: string;
   kind: MemberSearchKind;
   key: string;
+}
+
+export type MemberRequestKind = 'correction' | 'deletion';
+export type MemberRequestStatus = 'open' | 'done' | 'refused';
+
+/** A member's request for a correction or the deletion of their data (migration 023, ADR 040). */
+export interface MemberRequestsTable {
+  id: string;
+  user_id: string;
+  kind: MemberRequestKind;
+  /** What the member wrote. */
+  text: string;
+  created_at: string;
+  /** When the office is to have answered (created_at + the disclosure route's settings.requestDueDays). */
+  due_at: string;
+  status: MemberRequestStatus;
+  /** Who handled it, as the audit log names them (null while open). */
+  handled_by: string | null;
+  handled_at: string | null;
+  /** The office's answer, which the member reads (null while open). */
+  answer: string | null;
+}
+
+/** The members an audit entry's list page or export included (migration 023, ADR 040). */
+export interface AuditMembersTable {
+  audit_id: string;
+  member_id: string;
+  /** The entry's time, so a member's accesses read one index range in order. */
+  at: string;
 }

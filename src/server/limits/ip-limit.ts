@@ -6,14 +6,16 @@
 //   that member instead (the contact form: members behind a carrier's shared address are not
 //   refused for what others on it did);
 // - 'operator': requests with an operator session count against that operator, never against
-//   the office's IP (counted by the back office's guard, which knows the operator).
+//   the office's IP (counted by the back office's guard, which knows the operator);
+// - 'member': a member's own routes that mail them or write on every press (a download of their
+//   data, a request about it: docs/decisions/040) count against that member, never an IP.
 // A member's own credential flows (password, identity, code) take no per-IP count at all: their
 // failures are counted per address and requesting network, per code and per address's ceiling.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RateLimits } from './rate-limits';
 import { bearerToken } from '../auth';
 
-export type LimitedBy = 'ip' | 'visitor' | 'operator';
+export type LimitedBy = 'ip' | 'visitor' | 'operator' | 'member';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -38,6 +40,7 @@ export function installIpLimit(app: FastifyInstance, limits: RateLimits) {
   app.addHook('onRoute', (route) => {
     const by = route.config?.limited;
     if (by === 'ip') route.onRequest = [...[route.onRequest ?? []].flat(), countIp];
+    if (by === 'member') route.preHandler = [...[route.preHandler ?? []].flat(), countMember];
     if (by === 'visitor') {
       route.onRequest = [...[route.onRequest ?? []].flat(), countVisitor];
       route.preHandler = [...[route.preHandler ?? []].flat(), countMember];

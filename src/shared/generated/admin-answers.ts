@@ -503,7 +503,7 @@ export interface Stats {
 export interface AuditItem {
   id: string;
   at: string;
-  actor_type: 'operator' | 'cli';
+  actor_type: 'operator' | 'cli' | 'member';
   actor_label: string;
   actor_role: string | null;
   action: string;

@@ -190,6 +190,8 @@ export async function listRecords<Item = Record<string, unknown>>(
     return audited(db, who, kind.view.audit as AuditAction, async () => ({
       result: answer,
       detail: { ...(q !== undefined || kind.kind === 'members' ? { q: q ?? '' } : {}), filter: rest, sort: answer.sort, page, results: answer.total },
+      // The members this page showed, for their own "who looked" (ADR 040).
+      members: rows.flatMap((row) => SOURCES[kind.source].memberOf?.(row) ?? []),
     }));
   }
   return answer;

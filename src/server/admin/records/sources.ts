@@ -18,7 +18,12 @@ export interface Source {
   /** A rule beyond the declared filters (a withdrawn member's application is not pending). */
   refine?(query: AnyQuery, filter: Record<string, string>): AnyQuery;
   items(db: Db, set: SchemaSet | undefined, rows: Row[], kind: RecordKind): Promise<Row[]>;
+  /** The member a row is the record of (a visitor's inquiry: none), for an audited list page's
+   *  audit_members rows (ADR 040). A source without it shows no member's record. */
+  memberOf?(row: Row): string | null;
 }
+
+const userIdOf = (row: Row): string | null => (typeof row.user_id === 'string' ? row.user_id : null);
 
 /** The declared columns an item lacks, from the row (an empty value left out, as the item does). */
 const withDeclared = (kind: RecordKind, row: Row, item: Row): Row => {
@@ -43,6 +48,7 @@ export const SOURCES: Record<SourceName, Source> = {
     base: (db) => selectApplications(db) as unknown as AnyQuery,
     refine: (query, filter) => (filter.status === 'pending' ? query.where('users.status', '=', 'active') : query),
     items: async (_db, _set, rows, kind) => rows.map((row) => withDeclared(kind, row, applicationItem(row as unknown as ApplicationRow) as unknown as Row)),
+    memberOf: userIdOf,
   },
   members: {
     base: (db) =>
@@ -63,6 +69,7 @@ export const SOURCES: Record<SourceName, Source> = {
         };
         return withDeclared(kind, row, item as unknown as Row);
       }),
+    memberOf: (row) => (typeof row.id === 'string' ? row.id : null),
   },
   inquiries: {
     base: (db) => selectInquiries(db) as unknown as AnyQuery,
@@ -73,6 +80,7 @@ export const SOURCES: Record<SourceName, Source> = {
         return withDeclared(kind, row, { ...item, assigned_to_name: item.assigned_to?.name ?? '' } as unknown as Row);
       });
     },
+    memberOf: userIdOf,
   },
   notices: {
     base: (db) => selectNotices(db) as unknown as AnyQuery,

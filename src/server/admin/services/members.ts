@@ -7,7 +7,7 @@ import type { User } from '../../db/types';
 import { formatDateTime } from '../../../shared/format-date';
 import type { SchemaSet } from '../../../shared/validation/schema-files';
 import recordMessages from '../../../../messages/operator.ja.json';
-import { audited } from '../audit';
+import { audited, includeMembers } from '../audit';
 import { RecordRefusal, type Who } from './common';
 import { decisionsOf, memberSummary, purposesOf } from './applications';
 import { inquiriesOfMember } from './inquiries';
@@ -90,12 +90,13 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** The CSV (UTF-8 with BOM, CRLF) of the members `filter` keeps (by default active members who agreed to mail), with `columns` (names
  *  from exportColumns), as text written batch by batch: memory stays one batch whatever the
  *  number of members, and the first rows leave before the last are read. The export is recorded
- *  (columns and filter) before any row leaves. */
+ *  (columns and filter) before any row leaves, and each batch's members (audit_members) before its
+ *  rows leave. */
 export async function exportMembers(db: Db, set: SchemaSet, who: Who, columns: string[], filter: Record<string, string> = EXPORT_FILTER): Promise<AsyncIterable<string>> {
   const known = exportColumns(set);
   const chosen = columns.map((name) => known.find((c) => c.name === name));
   if (columns.length === 0 || chosen.some((c) => !c)) throw new RecordRefusal('VALIDATION', {}, { columns: [recordMessages.records.unknownColumn] });
-  await audited(db, who, 'members.export', async () => ({ result: undefined, detail: { columns, filter: { ...filter, ...(filter.mail_opt ? { mail_opt: true } : {}) } } }));
+  const entry = await audited(db, who, 'members.export', async (_tx, entry) => ({ result: entry, detail: { columns, filter: { ...filter, ...(filter.mail_opt ? { mail_opt: true } : {}) } } }));
   const displays = fieldDisplaysOf(set, await optionLists(db, recordForms(set)), columns);
   return (async function* rows() {
     yield `\uFEFF${csvLine(chosen.map((c) => c!.label))}`;
@@ -109,6 +110,8 @@ export async function exportMembers(db: Db, set: SchemaSet, who: Who, columns: s
       const numbers = new Map<string, string>();
       const applications = await db.selectFrom('applications').select(['user_id', 'register_number']).where('user_id', 'in', users.map((u) => u.id)).orderBy('applied_at').execute();
       for (const row of applications) numbers.set(row.user_id, row.register_number);
+      // The members of this batch are recorded as included before any of its rows leaves (ADR 040).
+      await includeMembers(db, entry.id, entry.at, users.map((u) => u.id));
       const cellOf = (user: User, shown: Record<string, string>, name: string): string => {
         if (name === 'email') return user.email;
         if (name === 'register_number') return numbers.get(user.id) ?? '';
