@@ -71,6 +71,9 @@ export const ANNOTATIONS = new Set([
   // that write it, a field not stored or stored under another name, normalisers of valid data,
   // how a stored text is shown; the info answer's record fields and a label of another's choice.
   'x-member-record', 'x-stored', 'x-stored-as', 'x-canonical', 'x-display', 'x-member-fields-of', 'x-label-of',
+  // the project's own: one line on why a stored field's limits differ between the forms that
+  // write it, for the validation spec (tools/validation-spec/render.ts)
+  'x-why',
 ]);
 
 /** The error keyword a schema keyword fails with. */
