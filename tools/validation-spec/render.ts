@@ -257,8 +257,14 @@ function limitCell(ctx: FormContext, field: FieldRules): string[] {
 
 /** The pattern in words, and a footnote holding the regex (one per regex in the document). */
 function patternCell(ctx: FormContext, field: FieldRules): string[] {
+  // A form may reword the pattern of a shared field it refers to (an "x-pattern-description"
+  // beside its $ref): the nearer wording wins, as it does for every other keyword.
+  const nearer = (node: JsonObject) => {
+    const at = field.nodes.indexOf(node);
+    return at > 0 ? field.nodes.slice(0, at).find((n) => n.pattern === undefined && typeof n['x-pattern-description'] === 'string')?.['x-pattern-description'] : undefined;
+  };
   const describe = (node: JsonObject, fromTitle: boolean) => {
-    const text = node['x-pattern-description'] ?? (fromTitle ? node.title : undefined);
+    const text = nearer(node) ?? node['x-pattern-description'] ?? (fromTitle ? node.title : undefined);
     const regex = String(node.pattern ?? '');
     if (typeof text !== 'string') throw new Error(`The pattern ${regex} of field "${field.name}" has no x-pattern-description: say in words what it allows`);
     const { footnotes } = ctx.doc;
