@@ -39,7 +39,7 @@ interface Variant {
 const VARIANTS: Variant[] = [
   {
     name: 'an optional field made required (amc, at registration and on edit)',
-    edit: (copy) => PROFILE_FORMS.forEach((form) => copy.edit(`forms/${form}.schema.json`, (json) => (json.required as string[]).push('amc'))),
+    edit: (copy) => PROFILE_FORMS.forEach((form) => copy.edit(`forms/${form}.schema.json`, (json) => (json.required = [...new Set([...(json.required as string[]), 'amc'])]))),
     holds: (dir) => PROFILE_FORMS.forEach((form) => expect(rulesOf(form, dir).isRequired('amc')).toBe(true)),
   },
   {

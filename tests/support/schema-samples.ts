@@ -173,7 +173,8 @@ export class FormSamples {
         }
         if (typeof minItems === 'number' && minItems > 0) out.push({ label: `${name} with ${minItems - 1} items`, field: name, data: { ...data, [name]: options.slice(0, minItems - 1) }, valid: false, keyword: 'minItems' });
       }
-      for (const example of this.examplesOf(node, 'examples')) out.push({ label: `${name} example ${JSON.stringify(example)}`, field: name, data: { ...data, [name]: example }, valid: true });
+      // An empty example ("" for an optional number) is "not given": a case of its own only while the field is optional.
+      for (const example of this.examplesOf(node, 'examples').filter((e) => !(required && e === ''))) out.push({ label: `${name} example ${JSON.stringify(example)}`, field: name, data: { ...data, [name]: example }, valid: true });
       for (const example of this.examplesOf(node, 'x-invalid-examples')) out.push({ label: `${name} counter-example ${JSON.stringify(example)}`, field: name, data: { ...data, [name]: this.padded(node, example) }, valid: false });
     }
     return out;

@@ -17,8 +17,11 @@ vi.mock('virtual:form-index', async () => {
   const profile = await import('virtual:form/register-profile');
   const { inlineFormModule } = await import('../support/precompiled');
   // The changed schema precompiled as the build would (the browser has no ajv compiler).
-  const schema = { ...profile.schema, required: [...((profile.schema.required as string[]) ?? []), 'amc'] };
-  const withAmcRequired = await inlineFormModule('register-profile', schema, profile.uiSchema);
+  const schema = { ...profile.schema, required: [...new Set([...((profile.schema.required as string[]) ?? []), 'amc'])] };
+  // Its help as shipped: "only if you have one" (whatever the wording in schemas/ by now).
+  const texts = (await import('../../messages/form-review.ja.json')).default;
+  const amcUi = { ...(profile.uiSchema.amc as object), 'ui:help': `${texts.optionalWording.find((w) => w.includes('\u306e\u307f')) ?? texts.optionalWording[0]}、半角数字10桁で入力してください` };
+  const withAmcRequired = await inlineFormModule('register-profile', schema, { ...profile.uiSchema, amc: amcUi });
   return { forms: { 'register-profile': async () => withAmcRequired, 'edit-profile': () => import('virtual:form/edit-profile') } };
 });
 
