@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { test, expect, waitForMail, codeIn, typeCode } from './support/fixtures';
 import { expectAccessible } from './support/axe';
 import { openFramed, PHONE } from './support/framed';
-import { dateBoxes } from './support/register';
+import { dateBoxes, fillOtherRequired } from './support/register';
 import { codeSent, format, label, labels, messages, rulesOf, submitText } from './support/texts';
 
 const IVS = '\u{E0100}';
@@ -96,6 +96,7 @@ test('register as ｽﾐｽ･ﾔﾏﾀﾞ ﾀﾞｲｽｹ, ＳＭＩＴＨ－�
   await app.getByRole('checkbox', { name: 'テレワーク・ワーケーション' }).check();
   await box(profile.purpose_detail).fill('平日は東京で働き、週末は長野で畑を借りて野菜づくりをしたいと考えています。');
   await app.getByRole('checkbox', { name: profile.condition_checked }).check();
+  await fillOtherRequired(app);
   await birthday.group.scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/names-birthday-filled.png' });
   await expectAccessible(page, '/register with names and the birthday typed');

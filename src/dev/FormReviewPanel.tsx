@@ -12,6 +12,7 @@ import { sampleData } from '../shared/sample-data';
 import type { FieldErrors } from '../shared/validation/field-errors';
 import { firstOf, isObject, type JsonObject } from '../shared/validation/schema-refs';
 import { useStoredImpact } from './use-stored-impact';
+import { textContradictions } from '../shared/validation/text-checks';
 
 interface Verdict {
   valid: boolean;
@@ -86,6 +87,7 @@ export function FormReviewPanel({ name }: { name: string }) {
   const impact = useStoredImpact(name, form?.uiSchema);
 
   if (!form) return <p className="loading">{texts.loading}</p>;
+  const contradictions = textContradictions(form.schema as JsonObject, form.uiSchema as JsonObject, texts.optionalWording);
 
   const change = (next: JsonObject) => {
     setData(next);
@@ -134,6 +136,25 @@ export function FormReviewPanel({ name }: { name: string }) {
           {notice.lines.map((line, i) => (
             <p key={i}>{line}</p>
           ))}
+        </div>
+      )}
+      {contradictions.length > 0 && (
+        <div className="notice notice--warning" data-testid="form-review-contradictions">
+          <p>{texts.contradictionsHeading}</p>
+          <ul>
+            {contradictions.map((c, i) => (
+              <li key={i}>
+                {format(c.kind === 'optional' ? texts.contradictionOptional : texts.contradictionNumber, {
+                  label: labelOf(form, c.field),
+                  field: c.field,
+                  where: c.where,
+                  found: c.found,
+                  text: c.text,
+                  numbers: (c.numbers ?? []).join(', ') || '-',
+                })}
+              </li>
+            ))}
+          </ul>
         </div>
       )}
       {impact.summary && (

@@ -15,6 +15,7 @@ import { createSessions } from './services/sessions';
 import { createPasskeys } from './services/passkeys';
 import { passkeyRoutes } from './routes/passkeys';
 import { createServerValidation } from './validation';
+import { assertDeclaredChecks } from './server-checks';
 import { installRouteValidation } from './route-schemas';
 import { loadSchemaSet } from '../shared/validation/schema-files';
 import { codeLength } from './schema-settings';
@@ -204,6 +205,8 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
   const db = opts.db.withPlugin(new TextGuardPlugin());
   const officeDb = officeReads(opts.db).withPlugin(new TextGuardPlugin());
   const schemas = loadSchemaSet(opts.schemasDir);
+  // A form may only declare the checks this server makes (the QA spec lists what it declares).
+  assertDeclaredChecks(schemas);
   const validation = createServerValidation(schemas, messages.form.fallbackFieldError);
   const mailer: Mailer = {
     async send(to, template, values) {

@@ -2,13 +2,13 @@
 // the old link flow), so both create the same kind of member with the same checks.
 import { randomInt, randomUUID } from 'node:crypto';
 import type { Db } from './db/connect';
-import { ApiError } from './errors';
 import { isUniqueViolation, violatedKey } from './db/errors';
 import { iso, japanDay, now } from './services/clock';
 import type { Outbox } from './mail/outbox';
 import type { MemberStore } from './member-store';
 import { writeSearchKeys } from './member-search-keys';
 import messages from '../../messages/ja.json';
+import { refusal } from './server-checks';
 
 /** A new member: the proven address and a registration form's validated data (the form named,
  *  so the member record knows which of its fields are stored, and under which names). */
@@ -18,7 +18,7 @@ export interface NewMember {
   data: Record<string, unknown>;
 }
 
-export const emailTaken = () => new ApiError('EMAIL_TAKEN', { email: [messages.api.EMAIL_TAKEN] });
+export const emailTaken = () => refusal('emailTakenAtRegistration', { email: [messages.api.EMAIL_TAKEN] });
 
 export async function isTaken(db: Db, email: string): Promise<boolean> {
   const row = await db.selectFrom('users').select('id').where('email', '=', email).where('status', '=', 'active').executeTakeFirst();

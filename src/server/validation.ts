@@ -58,7 +58,7 @@ export function createServerValidation(set: SchemaSet = loadSchemaSet(), fallbac
     if (errors.length > 0) {
       const fields: FieldErrors = {};
       for (const [path, messages] of Object.entries(toFieldErrors(errors, fallbackMessage))) {
-        const name = adapter?.wireField ? adapter.wireField(path) : path;
+        const name = adapter?.wireField ? adapter.wireField(path, raw as Record<string, unknown>) : path;
         if (name === null) continue;
         const list = (fields[name] ??= []);
         for (const message of messages) if (!list.includes(message)) list.push(message);

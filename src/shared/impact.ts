@@ -26,6 +26,9 @@ export interface FieldImpact {
   /** Stored records refused on this field (by any of its rules, each counted once). */
   refused: number;
   rules: RuleImpact[];
+  /** The member cannot change the field on the form (ui:readonly, the birthday): the stored
+   *  values it refuses need a data migration, not the member. */
+  needsMigration?: boolean;
 }
 
 export interface FormImpact {

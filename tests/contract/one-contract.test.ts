@@ -4,7 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/shared/validation/schema-bundle';
 import { fieldNodes, walkNodes } from '../../src/shared/validation/schema-nodes';
-import { hasUnfilledParams, LIMIT_KEYWORDS } from '../../src/shared/validation/message-params';
+import { hasUnfilledParams } from '../../src/shared/validation/message-params';
+import { ruleNumbers, statedNumbers, textContradictions } from '../../src/shared/validation/text-checks';
+import reviewTexts from '../../messages/form-review.ja.json';
 import { loadSchemaSet } from '../../src/shared/validation/schema-files';
 import { schemaFiles } from '../support/schema-walk';
 
@@ -51,21 +53,6 @@ function isOwnParameter(root: JsonObject, node: JsonObject): boolean {
 // ---------------------------------------------------------------------------------------------
 // Numbers in texts
 
-/** Numbers stated as limits: followed by 文字 (characters), 桁 (digits) or 個 (items). */
-const STATED = /(\d+)(?=(?:〜\d+)?(?:文字|桁|個))|(\d+)(?=〜)/g;
-
-/** The numbers a node's rules give: its limit keywords and its pattern's {n} / {n,m} quantifiers. */
-function ruleNumbers(node: JsonObject): Set<number> {
-  const out = new Set<number>();
-  for (const keyword of LIMIT_KEYWORDS) if (typeof node[keyword] === 'number') out.add(node[keyword] as number);
-  if (typeof node.pattern === 'string') for (const m of node.pattern.matchAll(/\{(\d+)(?:,(\d+))?\}/g)) [m[1], m[2]].filter(Boolean).forEach((n) => out.add(Number(n)));
-  return out;
-}
-
-function statedNumbers(text: string): number[] {
-  return [...text.matchAll(STATED)].map((m) => Number(m[1] ?? m[2]));
-}
-
 describe('every number a message, placeholder or help text states is its rule\'s number', () => {
   it.each(Object.keys(set.forms))('form %s (schema messages, titles, placeholders, help texts)', (name) => {
     const { schema, uiSchema } = set.forms[name];
@@ -103,6 +90,23 @@ describe('every number a message, placeholder or help text states is its rule\'s
     expect(statedNumbers('例：1990年01月01日')).toEqual([]);
     expect(ruleNumbers({ maxLength: 80, minLength: 20 })).toEqual(new Set([80, 20]));
     expect(ruleNumbers({ pattern: '^[0-9]{8,11}$' })).toEqual(new Set([8, 11]));
+  });
+});
+
+describe('no text calls a field optional that its form requires, or states a number its rules lack', () => {
+  it.each(Object.keys(set.forms))('form %s (placeholders, help, descriptions, patterns in words)', (name) => {
+    const { schema, uiSchema } = set.forms[name];
+    expect(textContradictions(schema, uiSchema, reviewTexts.optionalWording)).toEqual([]);
+  });
+
+  it('the check itself catches optional wording left on a field made required', () => {
+    const schema = { type: 'object', required: ['amc'], properties: { amc: { type: 'string', pattern: '^([0-9]{10})?$', 'x-pattern-description': '半角数字10桁（空欄のままでも可）' } } };
+    const ui = { amc: { 'ui:help': 'お持ちの方のみ、半角数字10桁で入力してください', 'ui:placeholder': '12桁' } };
+    expect(textContradictions(schema, ui, reviewTexts.optionalWording).map((c) => `${c.where} ${c.kind} ${c.found}`)).toEqual([
+      'ui:placeholder number 12',
+      'ui:help optional お持ちの方のみ',
+      'x-pattern-description optional 空欄のままでも可',
+    ]);
   });
 });
 

@@ -75,7 +75,8 @@ describe('the generated spec follows a JSON-only edit', () => {
     const spec = generateValidationSpec(copy.schemasDir);
     const row = specRow(spec, 'register-profile', 'purpose_detail');
     expect(row, 'register-profile has a purpose_detail row').toBeDefined();
-    expect(row![LIMITS]).toBe(fill(texts.limits.length, { min: edited.minLength, max: edited.maxLength }));
+    // (The limits cell also says why the forms that store purpose_detail differ: x-why.)
+    expect(lines(row![LIMITS])[0]).toBe(fill(texts.limits.length, { min: edited.minLength, max: edited.maxLength }));
     expect(edited.message).toBe(`${edited.maxLength}文字までで入力してください（テスト用の文言）`);
     expect(lines(row![MESSAGES])).toContain(messageLine('maxLength', edited.message));
     expect(before[MESSAGES]).not.toContain(edited.message);
@@ -248,5 +249,50 @@ describe('x-master, x-normalise and x-pattern-description (what the generator re
       reason.pattern = '^[^x]*$';
     });
     expect(() => generateValidationSpec(copy.schemasDir)).toThrow(/\^\[\^x\]\*\$.*reason.*x-pattern-description/);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// What QA needs to test the API from the spec (issue 36)
+
+describe('the spec says where a rule is checked, the key a field travels under and what a stranded member reads', () => {
+  const spec = generateValidationSpec();
+  const WIRE = texts.columns[10];
+  const wire = (form: string, field: string) => specRow(spec, form, field)?.[WIRE];
+
+  it('the registration code travels as key (the specification\'s POST /v1/email/verify {key})', () => {
+    expect(wire('register-code', 'code')).toBe(fill(texts.wire.both, { key: code('key') }));
+  });
+
+  it('a confirmation the payload leaves out is the screen\'s, and the server\'s when sent', () => {
+    expect(wire('reset-password', 'new_password_confirm')).toBe(fill(texts.wire.mayLeaveOut, { key: code('new_password_confirm') }));
+    expect(wire('register-profile', 'password_confirm')).toBe(fill(texts.wire.both, { key: code('password_confirm') }));
+  });
+
+  it('the edit form lists the length message a member whose saved address grew too long reads on opening it', () => {
+    const rules = rulesOf('edit-profile');
+    const message = messageLine('maxLength', rules.message('address_current', 'maxLength'));
+    expect(lines(specRow(spec, 'edit-profile', 'address_current')?.[MESSAGES])).toContain(fill(texts.storedOnly, { text: message }));
+    // Registration opens empty: nothing saved can break its rules.
+    expect(specRow(spec, 'register-profile', 'address_current')?.[MESSAGES]).not.toContain(fill(texts.storedOnly, { text: message }));
+  });
+
+  it('purpose_other\'s two ranges carry the schema\'s reason on both forms', () => {
+    const why = (form: string) => lines(specRow(spec, form, 'purpose_other')?.[LIMITS]).find((line) => line.startsWith(fill(texts.why, { text: '' })));
+    expect(why('edit-profile')).toBeDefined();
+    expect(why('register-profile')).toBe(why('edit-profile'));
+  });
+
+  it('stops while two forms store one value under different limits with no reason', () => {
+    const copy = copySchemas();
+    try {
+      copy.edit('forms/edit-profile.schema.json', (json) => {
+        const then = ((json.allOf as JsonObject[])[1].then as JsonObject).properties as Record<string, JsonObject>;
+        delete then.purpose_other['x-why'];
+      });
+      expect(() => generateValidationSpec(copy.schemasDir)).toThrow(/"purpose_other" has different limits .* add "x-why"/);
+    } finally {
+      copy.remove();
+    }
   });
 });

@@ -21,11 +21,13 @@ import messages from '../../messages/ja.json';
 import { DEFAULT_LIMITS } from '../../src/server/limits/rate-limits';
 import { canonicalEmail } from '../../src/shared/canonical-email';
 import { masterFile, seedMasters } from '../../src/server/masters';
-import { formsOf } from '../../src/server/validation';
-import { wireAdapters } from '../../src/shared/wire';
-import { sampleData } from '../../src/shared/sample-data';
-import type { RegistrationPayload as WireRegistration } from '../../src/shared/wire/registration';
-import type { ProfileUpdate } from '../../src/shared/wire/profile-update';
+import { createAjv } from '../../src/shared/validation/ajv-setup';
+import { toFieldErrors } from '../../src/shared/validation/field-errors';
+import { loadMasterLists, SCHEMAS_DIR } from '../../src/shared/validation/schema-files';
+import type { JsonObject } from '../../src/shared/validation/schema-bundle';
+import { asLeft, FormSamples } from './schema-samples';
+import { registrationWire, type RegistrationPayload as WireRegistration } from '../../src/shared/wire/registration';
+import { profileUpdateWire, type ProfileUpdate } from '../../src/shared/wire/profile-update';
 import { schemaSet } from './schema-messages';
 
 export const CLIENT_KEY = 'test-client-key-4f7a1c2e9b';
@@ -214,7 +216,7 @@ export async function openTestDb(kind: DbKind, { applicationName }: { applicatio
 
 /** beforeAll for a block's setup, except that a failure (PostgreSQL unreachable, a migration
  *  that fails) fails every test of the block: vitest would otherwise report them as skipped. */
-export function setUpOrFail(setup: () => Promise<void>): void {
+export function setUpOrFail(setup: () => Promise<void>, timeoutMs?: number): void {
   let failed = false;
   let failure: unknown;
   beforeAll(async () => {
@@ -224,7 +226,7 @@ export function setUpOrFail(setup: () => Promise<void>): void {
       failed = true;
       failure = error;
     }
-  });
+  }, timeoutMs);
   beforeEach(() => {
     if (failed) throw failure;
   });
@@ -244,17 +246,31 @@ export function japaneseText(n: number): string {
   return prose.repeat(Math.ceil(n / prose.length)).slice(0, n);
 }
 
-/** `base` with every field the form requires that it lacks, from the schema's own sample
- *  (src/shared/sample-data.ts), as it travels: a field a product owner makes required is sent. */
-function withRequired(form: string, base: Record<string, unknown>): Record<string, unknown> {
-  const { schema } = schemaSet().forms[form];
-  const missing = ((schema.required as string[] | undefined) ?? []).filter((name) => !(name in base));
-  if (missing.length === 0) return base;
-  const sample = sampleData(schema, { masters: masterFile() as Record<string, Array<{ value: string }>> });
-  const wire = wireAdapters[Object.keys(wireAdapters).find((id) => formsOf(schemaSet().api[id] ?? {}).includes(form)) ?? '']?.toWire;
-  const added = Object.fromEntries(missing.filter((name) => sample[name] !== undefined).map((name) => [name, sample[name]]));
-  const shaped = wire ? wire(added, {}, schema) : added;
-  return { ...Object.fromEntries(Object.entries(shaped).filter(([name]) => name in added)), ...base };
+/** The valid form data a test's payload starts from: made from the form's schema in `dir`
+ *  (tests/support/schema-samples.ts), taking the `preferred` values (a member's plausible data)
+ *  wherever the field accepts them and its option list offers them. A field a product owner
+ *  makes required, a condition that asks for a field, an option taken off a list: the payload
+ *  follows the JSON by itself. */
+const baselines = new Map<string, { data: Record<string, unknown>; schema: JsonObject }>();
+const formSamples = new Map<string, FormSamples>();
+
+function formBaseline(form: string, dir: string, preferred: Record<string, unknown>): { data: Record<string, unknown>; schema: JsonObject } {
+  const key = `${dir}\u0000${form}\u0000${JSON.stringify(preferred)}`;
+  const known = baselines.get(key);
+  if (known) return { data: { ...known.data }, schema: known.schema };
+  const { schema } = schemaSet(dir).forms[form];
+  let samples = formSamples.get(`${dir}\u0000${form}`);
+  if (!samples) {
+    const validate = createAjv().compile(schema);
+    const judge = (data: Record<string, unknown>) => (validate(asLeft(schema, data)) ? {} : toFieldErrors(validate.errors ?? [], ''));
+    samples = new FormSamples(schema, loadMasterLists(dir), judge);
+    const problems = samples.problems(form);
+    if (problems.length) throw new Error(problems.join('\n'));
+    formSamples.set(`${dir}\u0000${form}`, samples);
+  }
+  const made = { data: samples.valid(preferred), schema };
+  baselines.set(key, made);
+  return { data: { ...made.data }, schema };
 }
 
 /** `base` with `overrides` (an override of `undefined` leaves the field out). */
@@ -266,10 +282,8 @@ function overridden<T>(base: Record<string, unknown>, overrides: Record<string, 
 
 /** A complete registration that the server accepts, for `email` verified with `code`;
  *  `overrides` replace fields (an override of `undefined` leaves the field out). */
-export function validRegistration(email: string, code: string, overrides: Record<string, unknown> = {}): RegistrationPayload {
-  const base = {
-    email,
-    verification_code: code,
+export function validRegistration(email: string, code: string, overrides: Record<string, unknown> = {}, dir = SCHEMAS_DIR): RegistrationPayload {
+  const { data, schema } = formBaseline('register-profile', dir, {
     password: 'Sora-Umi-2025!',
     password_confirm: 'Sora-Umi-2025!',
     last_name_kanji: '山田',
@@ -280,30 +294,22 @@ export function validRegistration(email: string, code: string, overrides: Record
     gender: 'male',
     job: '1',
     industry: '8',
-    industry_other: '',
     zip_current: '100-0001',
     address_current: '東京都千代田区千代田1-1',
-    amc: '',
     phone: '090-1234-5678',
     mail_opt: '1',
     purpose: ['1', '3'],
     purpose_detail: japaneseText(40),
-    purpose_other: '',
-    zip_second: '',
-    address_second: '',
-    condition_no_home: true,
-    condition_not_single_transfer: true,
-    condition_not_care: true,
-  };
-  return overridden(withRequired('register-profile', base), overrides);
+    condition_checked: true,
+  });
+  return overridden(registrationWire.toWire!(data, { email, verification_code: code }, schema), overrides);
 }
 
 /** A complete profile update that the server accepts, carrying `email` and `birthday` (which the
  *  server must not change); `overrides` replace fields (an override of `undefined` leaves the
- *  field out). */
-export function validProfileUpdate(email: string, birthday: string, overrides: Record<string, unknown> = {}): ProfileUpdatePayload {
-  const base = {
-    email,
+ *  field out). Made from the edit form's schema in `dir` as validRegistration is. */
+export function validProfileUpdate(email: string, birthday: string, overrides: Record<string, unknown> = {}, dir = SCHEMAS_DIR): ProfileUpdatePayload {
+  const { data, schema } = formBaseline('edit-profile', dir, {
     last_name_kanji: '鈴木',
     first_name_kanji: '一郎',
     last_name_alpha: 'Suzuki',
@@ -312,17 +318,15 @@ export function validProfileUpdate(email: string, birthday: string, overrides: R
     gender: 'other',
     job: '6',
     industry: '7',
-    industry_other: '',
     zip_current: '060-0001',
     address_current: '北海道札幌市中央区北一条西1丁目',
     amc: '1234567890',
     phone: '011-123-4567',
-    purpose: '2,5',
+    purpose: ['2', '5'],
     purpose_detail: japaneseText(60),
-    purpose_other: '',
     mail_opt: '0',
-  };
-  return overridden(withRequired('edit-profile', base), overrides);
+  });
+  return overridden(profileUpdateWire.toWire!({ ...data, birthday }, { email }, schema), overrides);
 }
 
 /** The body of POST /v1/contact (schemas/api/contact.json); purpose_detail is the inquiry text. */
@@ -388,6 +392,8 @@ export class Harness {
     readonly kind: DbKind,
     readonly mailer: FakeMailer,
     private readonly testDb: TestDb,
+    /** The schemas folder the API runs on (an edited copy, or schemas/). */
+    readonly schemasDir: string = SCHEMAS_DIR,
   ) {}
 
   /** `plugins` are applied to the app's view of the database only; `harness.db` stays plain. */
@@ -409,7 +415,7 @@ export class Harness {
       const appDb = plugins.reduce<Db>((db, plugin) => db.withPlugin(plugin), testDb.db);
       const app = await build({ db: appDb, mailer, clientKey: CLIENT_KEY, secret: SECRET, config: { ...testConfig, ...config }, schemasDir, ...extra });
       await app.ready();
-      return new Harness(app, testDb.db, kind, mailer, testDb);
+      return new Harness(app, testDb.db, kind, mailer, testDb, schemasDir);
     } catch (error) {
       await testDb.close();
       throw error;
@@ -621,7 +627,7 @@ export class Harness {
    *  member, the session token the registration answered with, and the mailed application number. */
   async registerMember(email = this.uniqueEmail('register'), overrides: Record<string, unknown> = {}): Promise<Member & { token: string; registerNumber: string }> {
     const verified = await this.verifiedEmail(email);
-    const payload = validRegistration(verified.email, verified.code, overrides);
+    const payload = validRegistration(verified.email, verified.code, overrides, this.schemasDir);
     const res = await this.register(payload);
     expect(res.statusCode, res.body).toBe(200);
     const user = await this.db.selectFrom('users').select('id').where('email', '=', email).where('status', '=', 'active').executeTakeFirstOrThrow();

@@ -58,7 +58,7 @@ export function makeMemberFieldCopy(): MemberFieldCopy {
   }
   editJson(join(forms, 'edit-profile.schema.json'), (json) => {
     const required = json.required as string[];
-    required.push('amc');
+    if (!required.includes('amc')) required.push('amc');
     required.splice(required.indexOf('purpose_detail'), 1);
     (json.allOf as JsonObject[]).push({
       if: { properties: { mail_opt: { const: '1' } }, required: ['mail_opt'] },

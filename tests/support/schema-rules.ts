@@ -25,6 +25,8 @@ export interface FieldRules {
   required(field: string): string;
   /** The number a keyword of the field states (maxLength, minItems…). */
   limit(field: string, keyword: string): number;
+  /** The form requires the field whatever else the data holds (its top-level `required`). */
+  isRequired(field: string): boolean;
 }
 
 /** Rules of a prepared form or API schema (`name` only names it in errors). */
@@ -49,5 +51,6 @@ export function rulesIn(schema: object, name = 'schema'): FieldRules {
       for (const node of chain(root, field)) if (typeof node[keyword] === 'number') return node[keyword] as number;
       throw new Error(`${name}: no ${keyword} on ${field}`);
     },
+    isRequired: (field) => ((root.required as string[] | undefined) ?? []).includes(field),
   };
 }

@@ -46,10 +46,16 @@ export class FormSamples {
     return master ? (this.masters[master] ?? []).map((o) => o.value) : [];
   }
 
-  /** A value of `node` that the field accepts, or undefined when none is found. */
-  valueFor(name: string, data: Record<string, unknown>): unknown {
+  /** The values of the option list the field draws from ([] when it has none). */
+  options(name: string): string[] {
+    return this.optionValues(this.fields[name]);
+  }
+
+  /** A value of `node` that the field accepts, or undefined when none is found; `preferred`
+   *  first when the field accepts it (and its list still offers it). */
+  valueFor(name: string, data: Record<string, unknown>, preferred?: unknown): unknown {
     const node = this.fields[name];
-    const candidates: unknown[] = [];
+    const candidates: unknown[] = [preferred];
     if ('const' in node) candidates.push(node.const);
     if (node.default !== undefined) candidates.push(node.default);
     for (const example of (node.examples as unknown[] | undefined) ?? []) candidates.push(example);
@@ -61,21 +67,56 @@ export class FormSamples {
     if (node.format === 'date') candidates.push('1990-01-01');
     if (typeof node.sameAs === 'string') candidates.push(data[node.sameAs]);
     if (node.type === 'string' || node.type === undefined) candidates.push(...texts(Math.max(1, (node.minLength as number | undefined) ?? 1, Math.min(20, (node.maxLength as number | undefined) ?? 20))));
-    return candidates.find((value) => value !== undefined && !this.judge({ ...data, [name]: value })[name]);
+    // A value must be one the field's list offers (the server refuses any other: MASTER_UNKNOWN).
+    const offered = (value: unknown) => options.length === 0 || (Array.isArray(value) ? value.every((v) => options.includes(String(v))) : options.includes(String(value)));
+    return candidates.find((value) => value !== undefined && offered(value) && !this.judge({ ...data, [name]: value })[name]);
   }
 
-  /** A valid sample: every field the form requires (and every field with a default). */
-  valid(): Record<string, unknown> {
+  /** A valid sample: every field the form requires (and every field with a default), then every
+   *  field the form still asks for once those are there (a field a condition requires: a
+   *  prefecture asked only of employees). `preferred` values are taken where the field accepts
+   *  them and its list offers them, so a test's data reads like a member's without restating a
+   *  rule: whatever the schema no longer accepts is replaced by what it does. */
+  valid(preferred: Record<string, unknown> = {}): Record<string, unknown> {
     const data: Record<string, unknown> = {};
     const required = new Set((this.schema.required as string[] | undefined) ?? []);
     const own = Object.keys((this.schema.properties as JsonObject | undefined) ?? {});
     // A confirmation (sameAs) last, once what it confirms is there.
-    const order = own.filter((n) => required.has(n) || this.fields[n].default !== undefined).sort((a, b) => Number('sameAs' in this.fields[a]) - Number('sameAs' in this.fields[b]));
+    const order = own.filter((n) => required.has(n) || this.fields[n].default !== undefined || n in preferred).sort((a, b) => Number('sameAs' in this.fields[a]) - Number('sameAs' in this.fields[b]));
     for (const name of order) {
-      const value = this.valueFor(name, data);
+      // An optional field is given only as preferred, and only when the field accepts that.
+      const optional = !required.has(name) && this.fields[name].default === undefined;
+      const value = optional ? [preferred[name]].find((v) => v !== undefined && !this.judge({ ...data, [name]: v })[name]) : this.valueFor(name, data, preferred[name]);
       if (value !== undefined) data[name] = value;
     }
+    return this.complete(data, preferred);
+  }
+
+  /** `data` with every field the form asks for and `data` lacks filled in (a field that a choice
+   *  in `data` brings in and requires: the 「その他」 text when "other" is chosen). */
+  complete(given: Record<string, unknown>, preferred: Record<string, unknown> = {}): Record<string, unknown> {
+    const data = { ...given };
+    for (let round = 0; round < 5; round += 1) {
+      const missing = Object.keys(this.judge(data)).filter((name) => name in this.fields && data[name] === undefined);
+      let filled = false;
+      for (const name of missing) {
+        const value = this.valueFor(name, data, preferred[name]);
+        if (value !== undefined) [data[name], filled] = [value, true];
+      }
+      if (!filled) break;
+    }
     return data;
+  }
+
+  /** What keeps `valid()` from being valid, in words a product owner can act on (empty when
+   *  it is valid): the fields no value could be made for from their rules. */
+  problems(form: string, labelOf: (field: string) => string = (f) => String(this.fields[f]?.title ?? f)): string[] {
+    const errors = this.judge(this.valid());
+    return Object.entries(errors).map(
+      ([field, messages]) =>
+        `${form}: the tests could not make a valid 「${labelOf(field)}」 (${field}) from its rules (the form says: ${messages.join(' / ')}). ` +
+        `Give the field an "examples" entry the rules accept (schemas/shared/fields.json or the form's schema), or loosen the rule.`,
+    );
   }
 
   /** The sample with the condition that brings `field` in made true (purpose_other: "other" chosen). */
@@ -132,7 +173,8 @@ export class FormSamples {
         }
         if (typeof minItems === 'number' && minItems > 0) out.push({ label: `${name} with ${minItems - 1} items`, field: name, data: { ...data, [name]: options.slice(0, minItems - 1) }, valid: false, keyword: 'minItems' });
       }
-      for (const example of this.examplesOf(node, 'examples')) out.push({ label: `${name} example ${JSON.stringify(example)}`, field: name, data: { ...data, [name]: example }, valid: true });
+      // An empty example ("" for an optional number) is "not given": a case of its own only while the field is optional.
+      for (const example of this.examplesOf(node, 'examples').filter((e) => !(required && e === ''))) out.push({ label: `${name} example ${JSON.stringify(example)}`, field: name, data: { ...data, [name]: example }, valid: true });
       for (const example of this.examplesOf(node, 'x-invalid-examples')) out.push({ label: `${name} counter-example ${JSON.stringify(example)}`, field: name, data: { ...data, [name]: this.padded(node, example) }, valid: false });
     }
     return out;

@@ -74,6 +74,9 @@ export const ANNOTATIONS = new Set([
   // the project's own: how the member's disclosure is read (src/shared/disclosure-view.ts, ADR 040):
   // a property kept out of the readable view, a value's display form, a group of labelled rows.
   'x-shown', 'x-format', 'x-rows',
+  // the project's own: one line on why a stored field's limits differ between the forms that
+  // write it, for the validation spec (tools/validation-spec/render.ts)
+  'x-why',
 ]);
 
 /** The error keyword a schema keyword fails with. */

@@ -40,7 +40,7 @@ export function makeTightenedCopy(): TightenedCopy {
     edit.before = node.minLength as number;
     edit.after = edit.before + 10;
     node.minLength = edit.after;
-    (json.required as string[]).push('amc');
+    if (!(json.required as string[]).includes('amc')) (json.required as string[]).push('amc');
   });
 
   const contact = { before: 0, after: 0 };

@@ -10,8 +10,12 @@ import { fileURLToPath } from 'node:url';
 import { format } from '../../src/shared/format.ts';
 import { fillMessage } from '../../src/shared/validation/message-params.ts';
 import { formNames, loadApiSchemas, loadBundledForm, loadCatalogue, SCHEMAS_DIR } from '../../src/shared/validation/schema-files.ts';
+import { fieldNodes } from '../../src/shared/validation/schema-nodes.ts';
 import type { JsonObject } from '../../src/shared/validation/schema-bundle.ts';
 import { refChain, refusedPatterns } from '../../src/shared/validation/schema-refs.ts';
+import { parseDateBound } from '../../src/shared/validation/date-bounds.ts';
+import { wireAdapters } from '../../src/shared/wire/index.ts';
+import { storedName } from '../../src/shared/member-record.ts';
 import { formFields, isObject, type Condition, type FieldRules, type Rule } from './field-rules.ts';
 import { canBeLeftEmpty, reachable, widgetOf, type Widget } from './reachable.ts';
 import { serverChecks, serverNumbers } from './server-checks.ts';
@@ -64,6 +68,15 @@ interface FormContext {
   fallback: string;
   fields: Map<string, FieldRules>;
   doc: DocContext;
+  /** The payload schemas ($id) the form is sent as (none: the form is not sent). */
+  endpoints: string[];
+  /** The form opens with the member's saved data (a member-record form on a member's screen):
+   *  a rule tightened since the value was saved shows its message as the screen opens. */
+  opensWithStored: boolean;
+  /** Why a stored field's limits differ between the forms that write it (x-why), by field. */
+  why: Map<string, string>;
+  /** For a form sent as part of another payload: the fields some payload carries by name. */
+  carriedElsewhere: Set<string>;
 }
 
 /** The field's widget, as far as what it can hand the form. */
@@ -205,11 +218,21 @@ function limitTexts(ctx: FormContext, rules: Rule[], digits: boolean): string[] 
       differentFrom: t.differentFrom,
     };
     if (rule.keyword in templates) out.push(fill(templates[rule.keyword], { value: ['sameAs', 'differentFrom'].includes(rule.keyword) ? code(String(rule.value)) : rule.value }));
-    if (rule.keyword === 'minDate' || rule.keyword === 'maxDate') out.push(fill(t[rule.keyword], { value: rule.value === 'today' ? t.today : code(String(rule.value)) }));
+    if (rule.keyword === 'minDate' || rule.keyword === 'maxDate') out.push(fill(t[rule.keyword], { value: dateBoundText(ctx, String(rule.value)) }));
     if (rule.keyword === 'uniqueItems' && rule.value === true) out.push(t.uniqueItems);
     if (rule.keyword === 'const') out.push(rule.value === true ? t.constTrue : fill(t.const, { value: rule.value }));
   }
   return out;
+}
+
+/** A date rule's bound in words: a fixed date, today, or today moved by years, months or days. */
+function dateBoundText(ctx: FormContext, bound: string): string {
+  const t = ctx.texts.limits;
+  const parsed = parseDateBound(bound);
+  if ('fixed' in parsed) return code(parsed.fixed);
+  const { sign, amount, unit } = parsed.relative;
+  if (amount === 0) return t.today;
+  return fill(t.todayShifted, { amount, unit: t.dateUnits[unit], direction: sign > 0 ? t.later : t.earlier });
 }
 
 /** A field of digits only (its length is in 桁): it keeps only digits, or its pattern allows nothing else. */
@@ -228,13 +251,20 @@ function limitCell(ctx: FormContext, field: FieldRules): string[] {
     const key = `${rule.onItems ? 1 : 0}:${extraConditions(field, rule.conditions).map((c) => describeCondition(ctx, c)).join('&')}`;
     groups.set(key, [...(groups.get(key) ?? []), rule]);
   }
-  return [...groups.values()].flatMap((rules) => limitTexts(ctx, rules, isDigits(field)).map((text) => ruleText(ctx, field, rules[0], text)));
+  const why = ctx.why.get(field.name);
+  return [...[...groups.values()].flatMap((rules) => limitTexts(ctx, rules, isDigits(field)).map((text) => ruleText(ctx, field, rules[0], text))), ...(why ? [fill(ctx.texts.why, { text: plain(why) })] : [])];
 }
 
 /** The pattern in words, and a footnote holding the regex (one per regex in the document). */
 function patternCell(ctx: FormContext, field: FieldRules): string[] {
+  // A form may reword the pattern of a shared field it refers to (an "x-pattern-description"
+  // beside its $ref): the nearer wording wins, as it does for every other keyword.
+  const nearer = (node: JsonObject) => {
+    const at = field.nodes.indexOf(node);
+    return at > 0 ? field.nodes.slice(0, at).find((n) => n.pattern === undefined && typeof n['x-pattern-description'] === 'string')?.['x-pattern-description'] : undefined;
+  };
   const describe = (node: JsonObject, fromTitle: boolean) => {
-    const text = node['x-pattern-description'] ?? (fromTitle ? node.title : undefined);
+    const text = nearer(node) ?? node['x-pattern-description'] ?? (fromTitle ? node.title : undefined);
     const regex = String(node.pattern ?? '');
     if (typeof text !== 'string') throw new Error(`The pattern ${regex} of field "${field.name}" has no x-pattern-description: say in words what it allows`);
     const { footnotes } = ctx.doc;
@@ -296,11 +326,41 @@ function messageOf(ctx: FormContext, node: JsonObject, keyword: string, child?: 
 function messageCell(ctx: FormContext, field: FieldRules): string[] {
   const keywordName = (k: string) => (ctx.texts.keywords as Record<string, string>)[k] ?? k;
   const line = (keyword: string, message: string) => fill(ctx.texts.message, { keyword: keywordName(keyword), message });
-  const required = canBeLeftEmpty(widget(ctx, field), field) ? field.required : [];
+  const w = widget(ctx, field);
+  const required = canBeLeftEmpty(w, field) ? field.required : [];
+  // A saved value meets the screen's own bounds only as they were when it was saved: a value
+  // longer than the input now takes, a choice left empty before the field was required.
+  const stored = (text: string) => fill(ctx.texts.storedOnly, { text });
+  const storedRequired = ctx.opensWithStored && w.kind !== 'shown' && required.length === 0 ? field.required : [];
+  const storedRules = ctx.opensWithStored && w.kind === 'text' ? field.rules.filter((rule) => !reachable(w, rule) && rule.keyword === 'maxLength' && !rule.onItems) : [];
   return [
     ...required.map((r) => withConditions(ctx, field, r.conditions, line('required', messageOf(ctx, r.parent, 'required', field.name)))),
     ...shownRules(ctx, field).map((rule) => ruleText(ctx, field, rule, line(rule.keyword, messageOf(ctx, rule.node, rule.keyword)))),
+    ...storedRequired.map((r) => withConditions(ctx, field, r.conditions, stored(line('required', messageOf(ctx, r.parent, 'required', field.name))))),
+    ...storedRules.map((rule) => ruleText(ctx, field, rule, stored(line(rule.keyword, messageOf(ctx, rule.node, rule.keyword))))),
   ];
+}
+
+/** The key the field travels under in the payload, and where its rules are checked. */
+function wireCell(ctx: FormContext, field: FieldRules): string[] {
+  const t = ctx.texts.wire;
+  // A form that is no payload of its own (x-submits false): its fields travel, if at all, as the
+  // same-named fields of another endpoint's payload (the login code as POST /v1/user/login's code).
+  if (ctx.endpoints.length === 0) return ctx.carriedElsewhere.has(field.name) ? [fill(t.both, { key: code(field.name) })] : [t.notSent];
+  return ctx.endpoints.map((apiId) => {
+    const adapter = wireAdapters[apiId];
+    const carried = adapter?.carriedBy?.[field.name];
+    if (carried) return fill(t.carried, { keys: carried.map(code).join(ctx.texts.listSeparator) });
+    if (adapter?.mayLeaveOut?.includes(field.name)) return fill(t.mayLeaveOut, { key: code(field.name) });
+    const key = adapter?.wireField ? adapter.wireField(field.name) : field.name;
+    if (key === null) return t.notSent;
+    const isList = field.nodes.some((n) => n.type === 'array');
+    if (isList && adapter?.joinsLists) {
+      const sample = options(ctx, field.name).slice(0, 2).map((o) => o.value);
+      return fill(t.joined, { key: code(key), example: code(sample.length ? sample.join(',') : '1,3') });
+    }
+    return fill(t.both, { key: code(key) });
+  });
 }
 
 /** What the screen writes around the field (placeholder, help, description), with any
@@ -326,6 +386,7 @@ function formTable(ctx: FormContext): string[] {
       cell(optionCell(ctx, field), ctx.texts.empty),
       cell(messageCell(ctx, field), ctx.texts.empty),
       cell(uiTextCell(ctx, field), ctx.texts.empty),
+      cell(wireCell(ctx, field), ctx.texts.empty),
     ],
   );
   return table(ctx.texts.columns, rows);
@@ -368,7 +429,16 @@ export function generateValidationSpec(sources: SpecSources | string = {}): stri
       .filter((name) => !(name in masters)),
   );
   const apiMessages = readJson<{ api: Record<string, string> }>(join(messagesDir, 'ja.json')).api;
-  const submitted = new Set(Object.values(loadApiSchemas(schemasDir)).flatMap((api) => (Array.isArray(api['x-forms']) ? api['x-forms'].map(String) : [])));
+  const apis = loadApiSchemas(schemasDir);
+  const submitted = new Set(Object.values(apis).flatMap((api) => (Array.isArray(api['x-forms']) ? api['x-forms'].map(String) : [])));
+  // Every field name a payload carries: its own properties and the fields of the forms it names.
+  const carriedElsewhere = new Set(
+    Object.values(apis).flatMap((api) => [
+      ...Object.keys((api.properties as JsonObject | undefined) ?? {}),
+      ...(Array.isArray(api['x-forms']) ? api['x-forms'].flatMap((form) => Object.keys(fieldNodes(loadBundledForm(String(form), schemasDir).schema))) : []),
+    ]),
+  );
+  const endpointsOf = (form: string) => Object.keys(apis).sort().filter((id) => Array.isArray(apis[id]['x-forms']) && (apis[id]['x-forms'] as unknown[]).includes(form));
   const numbers = serverNumbers();
   // The member site's screens, then the back office's (schemas/admin-catalogue.json, /admin/).
   type Screens = { basePath: string; routes: Array<{ path: string; access: string; title: string; forms: string[]; readOnly?: boolean }> };
@@ -378,11 +448,14 @@ export function generateValidationSpec(sources: SpecSources | string = {}): stri
   const known = formNames(schemasDir);
   const doc: DocContext = { footnotes: new Map(), mastersShown: new Set() };
 
+  const memberForms = new Set(catalogue.routes.filter((r) => r.access === 'member' && !r.readOnly).flatMap((r) => r.forms));
+  const why = differencesWhy(known.map((name) => [name, loadBundledForm(name, schemasDir).schema] as const));
   const formSection = (name: string, level: string): string[] => {
     const { schema, uiSchema } = loadBundledForm(name, schemasDir);
     const order = Array.isArray(uiSchema['ui:order']) ? uiSchema['ui:order'].map(String) : [];
     const fields = new Map(formFields(schema, order).map((f) => [f.name, f]));
-    const ctx: FormContext = { root: schema, ui: uiSchema, texts, masters, servedMasters, fallback, fields, doc };
+    const opensWithStored = schema['x-member-record'] === true && memberForms.has(name);
+    const ctx: FormContext = { root: schema, ui: uiSchema, texts, masters, servedMasters, fallback, fields, doc, endpoints: endpointsOf(name), opensWithStored, why: why.get(name) ?? new Map(), carriedElsewhere };
     return [`${level} ${fill(texts.formHeading, { name: code(name) })}`, '', ...formTable(ctx), '', ...serverTable(ctx, name, submitted.has(name), numbers, apiMessages)];
   };
 
@@ -415,6 +488,38 @@ export function generateValidationSpec(sources: SpecSources | string = {}): stri
     ...footnoteSection(texts, doc),
   ];
   return lines.join('\n').replace(/\n+$/, '\n');
+}
+
+const LIMIT_KEYWORDS = ['minLength', 'maxLength', 'minItems', 'maxItems', 'minimum', 'maximum', 'minDate', 'maxDate'] as const;
+
+/** For each member-record form, field → why its limits differ from another form's that stores
+ *  the same value (`x-why` on the field in any of those forms, shown on each). A difference no
+ *  form explains stops the spec: QA would read two rules for one value with no word on why. */
+function differencesWhy(forms: ReadonlyArray<readonly [string, JsonObject]>): Map<string, Map<string, string>> {
+  const record = forms.filter(([, schema]) => schema['x-member-record'] === true);
+  const byStored = new Map<string, Array<{ form: string; field: string; node: JsonObject }>>();
+  for (const [form, schema] of record) {
+    for (const [field, node] of Object.entries(fieldNodes(schema))) {
+      const stored = storedName(field, node);
+      if (stored) byStored.set(stored, [...(byStored.get(stored) ?? []), { form, field, node }]);
+    }
+  }
+  const out = new Map<string, Map<string, string>>();
+  for (const [stored, writers] of byStored) {
+    const limits = (node: JsonObject) => JSON.stringify(LIMIT_KEYWORDS.map((k) => node[k] ?? null));
+    if (new Set(writers.map((w) => limits(w.node))).size <= 1) continue;
+    const reasons = writers.map((w) => w.node['x-why']).filter((r): r is string => typeof r === 'string');
+    if (reasons.length === 0) {
+      const described = writers.map((w) => `${w.form} ${LIMIT_KEYWORDS.filter((k) => w.node[k] !== undefined).map((k) => `${k} ${String(w.node[k])}`).join(', ')}`).join('; ');
+      throw new Error(`The stored field "${stored}" has different limits in different forms (${described}): add "x-why" (one line: why) to the field in one of those forms`);
+    }
+    for (const w of writers) {
+      const forForm = out.get(w.form) ?? new Map<string, string>();
+      forForm.set(w.field, [...new Set(reasons)].join(' '));
+      out.set(w.form, forForm);
+    }
+  }
+  return out;
 }
 
 /** Every option list a form referred to, once, in name order. */

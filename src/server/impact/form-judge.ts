@@ -7,7 +7,7 @@ import { format } from '../../shared/format';
 import { normalise } from '../../shared/normalise';
 import { masterOf } from '../../shared/validation/conditions';
 import type { JsonObject } from '../../shared/validation/schema-bundle';
-import { loadForm, type SchemaSet } from '../../shared/validation/schema-files';
+import { loadForm, loadMasterLists, type SchemaSet } from '../../shared/validation/schema-files';
 import { fieldNodes, propertyBlocks } from '../../shared/validation/schema-nodes';
 import type { ServerValidation } from '../validation';
 import { maskValue } from './mask';
@@ -104,7 +104,9 @@ export function createFormJudge(validation: ServerValidation, spec: JudgedForm):
     const data: Record<string, unknown> = {};
     for (const [field, from] of sources) if (from in record) data[field] = record[from];
     const normalised = normalise(schema, data);
-    for (const [field, value] of Object.entries(normalised)) if (value === '') delete normalised[field];
+    // An empty list is not given either (the check boxes hand over nothing): a member with no
+    // purpose stored counts under "required", apart from one with too few ("minItems").
+    for (const [field, value] of Object.entries(normalised)) if (value === '' || (Array.isArray(value) && value.length === 0)) delete normalised[field];
     return normalised;
   };
 
@@ -118,13 +120,33 @@ export function createFormJudge(validation: ServerValidation, spec: JudgedForm):
     return typeof value === 'string' ? format(texts.example, { masked, length: [...value].length }) : masked;
   };
 
+  // A stored choice no longer in its option list (an entry removed from schemas/masters/
+  // options.json): the server refuses it on save with MASTER_UNKNOWN, as the schema does not.
+  const lists = loadMasterLists(set.dir);
+  const offered = new Map(
+    Object.entries(nodes)
+      .map(([field, node]) => [field, masterOf(schema, node)] as const)
+      .filter((entry): entry is readonly [string, string] => typeof entry[1] === 'string' && Array.isArray(lists[entry[1]]))
+      .map(([field, master]) => [field, new Set(lists[master].map((o) => o.value))]),
+  );
+  const unlisted = (data: Record<string, unknown>): Refusal[] =>
+    [...offered].flatMap(([field, values]) => {
+      if (!sources.has(field) || data[field] === undefined) return [];
+      const chosen = (Array.isArray(data[field]) ? (data[field] as unknown[]) : [data[field]]).map(String);
+      const gone = chosen.filter((v) => !values.has(v));
+      return gone.length ? [{ field, keyword: 'masterUnknown', value: gone.join(','), message: messages.api.MASTER_UNKNOWN }] : [];
+    });
+
   return {
     spec,
     judge(record) {
       judged += 1;
       const data = formData(record);
-      if (validate(data)) return;
-      const found = refusalsOf(validate.errors, messages.form.fallbackFieldError).filter((r) => sources.has(r.field));
+      const valid = validate(data);
+      const fromSchema = valid ? [] : refusalsOf(validate.errors, messages.form.fallbackFieldError);
+      // The server asks the option list only of values the schema accepted: one refusal a field.
+      const refusedBySchema = new Set(fromSchema.map((r) => r.field));
+      const found = [...fromSchema, ...unlisted(data).filter((r) => !refusedBySchema.has(r.field))].filter((r) => sources.has(r.field));
       if (found.length === 0) return;
       refused += 1;
       for (const field of new Set(found.map((r) => r.field))) fields.set(field, (fields.get(field) ?? 0) + 1);
@@ -150,6 +172,7 @@ export function createFormJudge(validation: ServerValidation, spec: JudgedForm):
           field,
           label: labelOf(field),
           refused: fields.get(field) ?? 0,
+          ...((uiSchema[field] as JsonObject | undefined)?.['ui:readonly'] === true ? { needsMigration: true } : {}),
           rules: [...rules.values()]
             .filter((r) => r.field === field)
             .sort((a, b) => b.refused - a.refused)

@@ -16,6 +16,7 @@ function formLines(form: FormImpact): string[] {
   lines.push(format(texts.someFail, { records, judged, unit, refused: count(form.refused) }));
   for (const field of form.fields) {
     lines.push(format(texts.field, { label: field.label, field: field.field, refused: count(field.refused), unit }));
+    if (field.needsMigration) lines.push(format(texts.migration, { form: form.form }));
     for (const rule of field.rules) {
       lines.push(format(texts.rule, { rule: rule.rule, refused: count(rule.refused), unit, message: rule.message }));
       lines.push(format(texts.examples, { examples: rule.examples.join(texts.exampleSeparator) }));

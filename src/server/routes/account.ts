@@ -14,8 +14,9 @@ import type { VerifyFlow } from '../verify-flow';
 import messages from '../../../messages/ja.json';
 import { apiBody } from '../route-schemas';
 import { writeSearchKeys } from '../member-search-keys';
+import { refusal } from '../server-checks';
 
-const taken = () => new ApiError('EMAIL_TAKEN', { email: [messages.api.EMAIL_TAKEN] });
+const taken = () => refusal('emailTaken', { email: [messages.api.EMAIL_TAKEN] });
 
 /** POST /v1/user/verify for an e-mail change: a code to the new address (routes/verify.ts). */
 export const emailChangeVerify: VerifyFlow = {
@@ -76,7 +77,7 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext) {
     // Only the session's holder types here: their wrong passwords count against this member's
     // withdrawal alone, never against the address's login (docs/decisions/015).
     const right = await ctx.passwords.attempt({ key: `withdraw:${member.id}` }, async () => ((await verifyPassword(member.password_hash, password)) ? true : undefined));
-    if (!right) throw new ApiError('WRONG_PASSWORD', { password: [messages.api.WRONG_PASSWORD] });
+    if (!right) throw refusal('wrongPassword', { password: [messages.api.WRONG_PASSWORD] });
     const at = iso(now());
     const noticeId = await ctx.db.transaction().execute(async (tx) => {
       const done = await tx

@@ -12,6 +12,7 @@ import { hashPassword } from '../services/passwords';
 import { formsOf } from '../validation';
 import { memberStore } from '../member-store';
 import messages from '../../../messages/ja.json';
+import { refusal } from '../server-checks';
 
 /** The old form's validated data and the link's key. */
 type OldRegistration = Record<string, unknown> & { key: string; email: string; password: string; city: string };
@@ -26,7 +27,7 @@ export function oldRegistrationRoutes(app: FastifyInstance, ctx: AppContext) {
     const { key } = request.query as { key: string };
     const link = await links.check(key);
     // A link whose address has meanwhile become a member's can no longer register anyone.
-    if (!link || (await isTaken(ctx.db, link.email))) throw new ApiError('LINK_INVALID');
+    if (!link || (await isTaken(ctx.db, link.email))) throw refusal('linkInvalid');
     return { email: link.email };
   });
 
@@ -39,12 +40,12 @@ export function oldRegistrationRoutes(app: FastifyInstance, ctx: AppContext) {
     // The link is checked before the (deliberately slow) password hash, so bogus submissions
     // cost the server nothing.
     const link = await links.check(body.key);
-    if (!link) throw new ApiError('LINK_INVALID');
+    if (!link) throw refusal('linkInvalid');
     if (link.email !== body.email) throw new ApiError('VALIDATION', { email: [messages.api.LINK_EMAIL_MISMATCH] });
     const passwordHash = await hashPassword(body.password);
 
     const { registerNumber, welcomeId } = await insertMember(ctx.db, ctx.outbox, store, { email: body.email, form, data: body }, passwordHash, async (tx) => {
-      if (!(await links.use(tx, link.id))) throw new ApiError('LINK_INVALID');
+      if (!(await links.use(tx, link.id))) throw refusal('linkInvalid');
       // Other links to the same address are spent too: the address now belongs to a member.
       await links.useAllFor(tx, link.email);
     });

@@ -4,7 +4,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
-import { ApiError } from '../errors';
 import { hashPassword } from '../services/passwords';
 import { sameText } from '../services/secrets';
 import { samePhone } from '../services/phone-match';
@@ -13,6 +12,7 @@ import { mailCode, useCode } from '../code-flow';
 import { requesterOf } from '../limits/requester';
 import type { VerifyFlow } from '../verify-flow';
 import { apiBody } from '../route-schemas';
+import { refusal } from '../server-checks';
 
 const SCOPE = 'password_identity';
 
@@ -39,7 +39,7 @@ export const passwordChangeVerify: VerifyFlow = {
       .where('subject', '=', email)
       .where('created_at', '>', hourAgo)
       .executeTakeFirstOrThrow();
-    if (Number(attempts) > ctx.config.limits.identityFailuresPerHour) throw new ApiError('TOO_MANY_ATTEMPTS');
+    if (Number(attempts) > ctx.config.limits.identityFailuresPerHour) throw refusal('identityFailures');
 
     const user = await ctx.db
       .selectFrom('users')
@@ -50,7 +50,7 @@ export const passwordChangeVerify: VerifyFlow = {
     // Both comparisons always run, against empty strings when there is no member.
     const birthdayOk = sameText(user?.birthday ?? '', birthday);
     const phoneOk = samePhone(user?.phone ?? '', phone);
-    if (!user || !birthdayOk || !phoneOk) throw new ApiError('IDENTITY_FAILED');
+    if (!user || !birthdayOk || !phoneOk) throw refusal('identityFailed');
     await ctx.db.deleteFrom('failed_attempts').where('id', '=', attemptId).execute();
     await mailCode(ctx, request, reply, { purpose: 'password_change', email: user.email, userId: user.id, mail: { to: user.email, template: 'passwordResetCode' } });
     return { message: 'sent' };
@@ -61,11 +61,11 @@ export function passwordResetRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post('/v1/user/set-password', { schema: { body: apiBody('api.user-set-password.json') }, config: { auth: 'client' } }, async (request) => {
     const { email, code, new_password: password } = request.body as { email: string; code: string; new_password: string };
     const { userId } = await useCode(ctx, request, 'password_change', email, code);
-    if (!userId) throw new ApiError('CODE_INVALID');
+    if (!userId) throw refusal('codeWrong');
     const hash = await hashPassword(password);
     const noticeId = await ctx.db.transaction().execute(async (tx) => {
       const user = await tx.selectFrom('users').selectAll().where('id', '=', userId).where('status', '=', 'active').executeTakeFirst();
-      if (!user) throw new ApiError('CODE_INVALID');
+      if (!user) throw refusal('codeWrong');
       const at = iso(now());
       await tx.updateTable('users').set({ password_hash: hash, updated_at: at }).where('id', '=', userId).execute();
       // A reset is what a member does when someone else may know the password: sign out everywhere.

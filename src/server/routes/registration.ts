@@ -4,7 +4,6 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import type { Db } from '../db/connect';
-import { ApiError } from '../errors';
 import { insertMember, isTaken } from '../registrations';
 import { oldFlow } from '../old-flow';
 import { hashCode } from '../services/secrets';
@@ -15,6 +14,7 @@ import { formsOf } from '../validation';
 import { memberStore } from '../member-store';
 import { mailCode, useCode } from '../code-flow';
 import { CODE_FLOW_HEADER, requesterOf } from '../limits/requester';
+import { refusal } from '../server-checks';
 
 
 const VERIFIED = 'email_register_verified';
@@ -92,14 +92,14 @@ export function registrationRoutes(app: FastifyInstance, ctx: AppContext) {
         .where('expires_at', '>', iso(now()))
         .executeTakeFirst();
     // The cheap check first: a registration without a verified address costs no argon2 hash.
-    if (!(await findTicket(ctx.db))) throw new ApiError('VERIFICATION_REQUIRED');
+    if (!(await findTicket(ctx.db))) throw refusal('verificationRequired');
     const passwordHash = await hashPassword(body.password);
 
     const { userId, registerNumber, welcomeId } = await insertMember(ctx.db, ctx.outbox, store, { email: body.email, form, data: body }, passwordHash, async (tx) => {
       const ticket = await findTicket(tx);
-      if (!ticket) throw new ApiError('VERIFICATION_REQUIRED');
+      if (!ticket) throw refusal('verificationRequired');
       const used = await tx.updateTable('email_verifications').set({ used_at: iso(now()) }).where('id', '=', ticket.id).where('used_at', 'is', null).executeTakeFirst();
-      if (Number(used.numUpdatedRows) !== 1) throw new ApiError('VERIFICATION_REQUIRED');
+      if (Number(used.numUpdatedRows) !== 1) throw refusal('verificationRequired');
     });
 
     const session = await ctx.sessions.open(userId);

@@ -10,6 +10,7 @@ import { mailCode, useCode } from '../code-flow';
 import { hashToken } from '../services/secrets';
 import { secondsUntil } from '../services/sessions';
 import { networkOf } from '../limits/requester';
+import { refusal } from '../server-checks';
 
 export const TRUSTED_DEVICE_COOKIE = 'ms_trusted_device';
 
@@ -39,7 +40,7 @@ async function checkCredentials(ctx: AppContext, request: FastifyRequest, { emai
     ? { key: `device:${hashToken(device!)}` }
     : { key: `${networkOf(request.ip)}:${email}`, scope: email, tell: user ? (failures: number) => ctx.notices.note(user.email, 'loginAttempted', failures) : undefined };
   const found = await ctx.passwords.attempt(attempt, async () => ((await verifyPassword(user?.password_hash, password)) && user ? user : undefined));
-  if (!found) throw new ApiError('LOGIN_FAILED');
+  if (!found) throw refusal('loginFailed');
   return found;
 }
 
@@ -82,7 +83,7 @@ export function userAuthRoutes(app: FastifyInstance, ctx: AppContext) {
       // CODE_REQUIRED before any password is looked at, so the answer says nothing about the
       // password (no guessing oracle; docs/decisions/015).
       const member = await activeByEmail(ctx, body.email);
-      if (!member || !(await ctx.sessions.isTrusted(member.id, deviceCookie(request)))) throw new ApiError('CODE_REQUIRED');
+      if (!member || !(await ctx.sessions.isTrusted(member.id, deviceCookie(request)))) throw refusal('codeRequired');
       user = await checkCredentials(ctx, request, body);
     } else {
       // Only a flow holding a live code for the address gets this far; anything else is a

@@ -5,12 +5,12 @@
 // against the member's other flows. The reasoning and the arithmetic: docs/decisions/015.
 import { randomInt, randomUUID } from 'node:crypto';
 import type { Db } from '../db/connect';
-import { ApiError } from '../errors';
 import { hashCode, hashToken, randomToken, sameText } from './secrets';
 import { iso, inSeconds, japanDay, now } from './clock';
 import type { RateLimits } from '../limits/rate-limits';
 import type { Mailer, MailTemplate } from '../mail/mailer';
 import type { AttemptKind, AttemptNotices } from '../mail/attempt-notices';
+import { refusal } from '../server-checks';
 
 export type CodePurpose = 'login' | 'email_register' | 'password_change' | 'email_change' | 'operator_login';
 
@@ -157,13 +157,13 @@ export function createCodes(db: Db, limits: CodeLimits, rateLimits: RateLimits, 
         .where('link_hash', '=', linkHash(key))
         .where('consumed_at', 'is', null)
         .executeTakeFirst();
-      if (!row || row.expires_at <= iso(now()) || !LINKED_PURPOSES[row.purpose as CodePurpose]) throw new ApiError('CODE_LINK_INVALID');
+      if (!row || row.expires_at <= iso(now()) || !LINKED_PURPOSES[row.purpose as CodePurpose]) throw refusal('codeLinkInvalid');
       const purpose = row.purpose as CodePurpose;
       const code = newCode();
       const flow = randomToken();
       await db.transaction().execute(async (tx) => {
         const spent = await tx.updateTable('email_codes').set({ consumed_at: iso(now()) }).where('id', '=', row.id).where('consumed_at', 'is', null).executeTakeFirst();
-        if (Number(spent.numUpdatedRows) !== 1) throw new ApiError('CODE_LINK_INVALID'); // opened twice at once
+        if (Number(spent.numUpdatedRows) !== 1) throw refusal('codeLinkInvalid'); // opened twice at once
         await store(tx, { purpose, email: row.email, userId: row.user_id, code, flow, from_link: 1 });
       });
       return { purpose, email: row.email, code, flow };
@@ -194,7 +194,7 @@ export function createCodes(db: Db, limits: CodeLimits, rateLimits: RateLimits, 
             .orderBy('created_at', 'desc')
             .executeTakeFirst()
         : undefined;
-      if (!row || row.expires_at <= iso(now())) throw new ApiError('CODE_INVALID');
+      if (!row || row.expires_at <= iso(now())) throw refusal('codeWrong');
 
       // Reserve this try in one statement before anything is judged, so parallel guesses
       // cannot all read the same count and slip past the code's own limit.
@@ -208,9 +208,9 @@ export function createCodes(db: Db, limits: CodeLimits, rateLimits: RateLimits, 
         .executeTakeFirst();
       if (!reserved) {
         const current = await db.selectFrom('email_codes').select('consumed_at').where('id', '=', row.id).executeTakeFirst();
-        throw new ApiError(current?.consumed_at ? 'CODE_INVALID' : 'CODE_LOCKED');
+        throw refusal(current?.consumed_at ? 'codeWrong' : 'codeTries');
       }
-      const wrong = () => new ApiError(Number(reserved.attempts) >= limits.codeMaxAttempts ? 'CODE_LOCKED' : 'CODE_INVALID');
+      const wrong = () => refusal(Number(reserved.attempts) >= limits.codeMaxAttempts ? 'codeTries' : 'codeWrong');
       if (gate && !(await gate(row.user_id))) throw wrong();
 
       // The address's ceiling for this purpose, over all its flows, counted before the code is
@@ -229,7 +229,7 @@ export function createCodes(db: Db, limits: CodeLimits, rateLimits: RateLimits, 
         .where('id', '=', row.id)
         .where('consumed_at', 'is', null)
         .executeTakeFirst();
-      if (Number(done.numUpdatedRows) !== 1) throw new ApiError('CODE_INVALID'); // used by a parallel request
+      if (Number(done.numUpdatedRows) !== 1) throw refusal('codeWrong'); // used by a parallel request
       return { userId: row.user_id };
     },
 

@@ -7,6 +7,7 @@ import type { Db } from '../db/connect';
 import { iso, inSeconds, now } from './clock';
 import type { RateLimits } from '../limits/rate-limits';
 import verifyQuery from '../../../schemas/api/email-verify-query.json';
+import { SERVER_CHECKS } from '../server-checks';
 
 export interface LinkLimits {
   secret: string;
@@ -38,7 +39,7 @@ export function createRegistrationLinks(db: Db, limits: LinkLimits, rateLimits: 
       // The same budgets as code mails, counted atomically: the requesting network's, then the
       // address's (links have their own count per address, and their own refusal).
       await rateLimits.hit('network', network);
-      await rateLimits.hit('recipient', `registration_link:${email}`, 'LINK_RATE_LIMITED');
+      await rateLimits.hit('recipient', `registration_link:${email}`, SERVER_CHECKS.linkMails.answer);
       const key = newLinkKey();
       try {
         await send(key);

@@ -4,6 +4,7 @@
 import type Ajv from 'ajv';
 import { _, type KeywordCxt, type Options } from 'ajv';
 import ajvErrors from 'ajv-errors';
+import { parseDateBound } from './date-bounds.ts';
 import createAjvInstance from '@rjsf/validator-ajv8/lib/createAjvInstance.js';
 
 // rjsf's own defaults (allErrors, verbose, strict: false) plus what ajv-errors needs.
@@ -34,7 +35,9 @@ export function withErrorMessages(ajv: Ajv): Ajv {
     },
   });
   // `minDate` / `maxDate`: a YYYY-MM-DD date not before / not after a bound, itself a YYYY-MM-DD
-  // date or "today" (the date in Japan when the value is checked, on either side). Only a value
+  // date, "today" or today moved by years, months or days ("today+10y", "today-18y"; see
+  // date-bounds.ts): the date in Japan when the value is checked, on either side, worked out in
+  // the generated code itself so a precompiled validator never holds a stale date. Only a value
   // of that shape is compared; anything else is `format: date`'s to refuse, so a member reads one
   // message, not two.
   for (const [keyword, op] of [['minDate', '<'], ['maxDate', '>']] as const) {
@@ -43,7 +46,16 @@ export function withErrorMessages(ajv: Ajv): Ajv {
       schemaType: 'string',
       code(cxt: KeywordCxt) {
         const { data, schema } = cxt;
-        const bound = schema === 'today' ? _`new Date(Date.now() + 324e5).toISOString().slice(0, 10)` : _`${schema as string}`;
+        const parsed = parseDateBound(schema as string);
+        let bound = _`${schema as string}`;
+        if ('relative' in parsed) {
+          const { sign, amount, unit } = parsed.relative;
+          const day = cxt.gen.const('day', _`new Date(Date.now() + 324e5)`);
+          if (unit === 'y') cxt.gen.code(_`${day}.setUTCFullYear(${day}.getUTCFullYear() + ${sign * amount})`);
+          else if (unit === 'm') cxt.gen.code(_`${day}.setUTCMonth(${day}.getUTCMonth() + ${sign * amount})`);
+          else if (amount !== 0) cxt.gen.code(_`${day}.setUTCDate(${day}.getUTCDate() + ${sign * amount})`);
+          bound = _`${day}.toISOString().slice(0, 10)`;
+        }
         const shaped = _`typeof ${data} == "string" && /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(${data})`;
         cxt.fail(op === '<' ? _`${shaped} && ${data} < ${bound}` : _`${shaped} && ${data} > ${bound}`);
       },

@@ -14,8 +14,18 @@ export interface WireAdapter {
   /** Payload → form-shaped data (wire-only fields kept beside it). */
   fromWire(body: Record<string, unknown>, schema: JsonObject): Record<string, unknown>;
   /** A form field path with an error → the payload field to report it under, when they differ;
-   *  null for a field fromWire derived from another (its errors are that field's). */
-  wireField?(path: string): string | null;
+   *  null for a field fromWire derived from another (its errors are that field's). `body`: the
+   *  payload as received (absent: the client's own payload, which never carries what toWire
+   *  leaves out). */
+  wireField?(path: string, body?: Record<string, unknown>): string | null;
+  /** For the QA spec: form fields the payload carries as other fields (registration's one
+   *  consent box as its three condition flags). */
+  carriedBy?: Readonly<Record<string, readonly string[]>>;
+  /** For the QA spec: form fields the payload may leave out (a confirmation: the browser checks
+   *  it; the server checks it too when it is sent). */
+  mayLeaveOut?: readonly string[];
+  /** For the QA spec: every list travels as one comma-joined string of its codes. */
+  joinsLists?: boolean;
 }
 
 /** `data` with every text field of the form that it lacks sent as '' (the specification's

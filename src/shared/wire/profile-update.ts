@@ -24,4 +24,5 @@ export const profileUpdateWire: WireAdapter = {
   fromWire: (data, schema) => splitLists(schema, data),
   // An error on one item of a list ("purpose.2") is an error of the one string that carried them.
   wireField: (path) => path.replace(/^([^.]+)\.\d+$/, '$1'),
+  joinsLists: true,
 };

@@ -3,7 +3,7 @@
 // judges what fromWire gives, on both sides alike.
 import { canonical } from '../normalise';
 import type { JsonObject } from '../validation/schema-bundle.ts';
-import { withEmptyTexts, type WireAdapter } from './adapter';
+import { splitLists, withEmptyTexts, type WireAdapter } from './adapter';
 
 /** The payload of POST /v1/user/register: the form's fields, the proven address and its code,
  *  the always-empty second address and the three condition flags. */
@@ -34,7 +34,10 @@ export function registrationToWire(schema: JsonObject, form: Record<string, unkn
  *  one check box. */
 export const registrationWire: WireAdapter = {
   toWire: (form, extra, schema) => shape(schema, form, { email: String(extra.email ?? ''), code: String(extra.verification_code ?? '') }),
-  fromWire: (data) => ({ ...data, condition_checked: CONDITIONS.every((name) => data[name] === true) }),
+  // A list sent as the edit form sends it (one comma-joined string, as GET /v1/user/info answers
+  // it) is taken too: a client reading the member's info may send its lists back as they came.
+  fromWire: (data, schema) => ({ ...splitLists(schema, data), condition_checked: CONDITIONS.every((name) => data[name] === true) }),
   // The form's one check box stands for the three flags, which carry their own messages.
   wireField: (path) => (path === 'condition_checked' ? null : path),
+  carriedBy: { condition_checked: CONDITIONS },
 };

@@ -30,13 +30,14 @@ import {
   type RefusalReason,
 } from '../accounts';
 import type { LoginCodeInput, LoginInput, LoginStarted, NewOperator, OperatorItem, OperatorList, PasswordResetInput, Role, SessionAnswer, SetupInput, SetupLink } from '../../../shared/admin-api';
+import { refusal, SERVER_CHECKS } from '../../server-checks';
 
 const REFUSALS: Record<Exclude<RefusalReason, 'notSaved'>, ConstructorParameters<typeof ApiError>[0]> = {
-  exists: 'OPERATOR_EXISTS',
+  exists: SERVER_CHECKS.operatorExists.answer,
   disabled: 'OPERATOR_DISABLED',
   self: 'OPERATOR_SELF',
   mail: 'SETUP_MAIL_FAILED',
-  linkInvalid: 'LINK_INVALID',
+  linkInvalid: SERVER_CHECKS.operatorSetupLinkInvalid.answer,
 };
 
 /** Runs an account change, its refusals as the API's errors. */
@@ -172,7 +173,7 @@ export function adminAuthRoutes(app: FastifyInstance, ctx: AdminContext): void {
     // nothing; the code or passkey is reached only through it (docs/decisions/015, 030).
     const scope = `operator:${email}`;
     if ((await ctx.limits.peek('passwordAddress', scope)) >= ctx.config.limits.operatorPasswordCap && !(operator && (await isKnownNetwork(ctx, operator.id, network)))) {
-      throw new ApiError('TOO_MANY_ATTEMPTS');
+      throw refusal('operatorPasswordCap');
     }
     // The same answer, after the same work, for an unknown address, an operator not yet set up
     // or disabled, and a wrong password.
@@ -180,7 +181,7 @@ export function adminAuthRoutes(app: FastifyInstance, ctx: AdminContext): void {
       { key: `operator:${network}:${email}`, scope, tell: operator ? (failures) => ctx.notices.note(operator.email, 'operatorLoginAttempted', failures) : undefined },
       async () => ((await verifyPassword(operator?.password_hash ?? undefined, password)) && operator ? operator : undefined),
     );
-    if (!found) throw new ApiError('LOGIN_FAILED');
+    if (!found) throw refusal('operatorLoginFailed');
     const flow = await ctx.codes.issue(OPERATOR_LOGIN, found.email, null, { to: found.email, template: 'operatorLoginCode' }, { network, flow: undefined });
     noStore(reply);
     return { flow, passkey: await ctx.passkeys.has({ type: 'operator', id: found.id }) };
@@ -244,11 +245,11 @@ export function adminAuthRoutes(app: FastifyInstance, ctx: AdminContext): void {
     // flow holds one code); a flow with no live login code is a wrong code that costs nothing
     // (docs/decisions/015).
     const pending = await pendingLogin(flow);
-    if (!pending) throw new ApiError('CODE_INVALID');
+    if (!pending) throw refusal('codeWrong');
     // Disabled since the code was mailed: answered as a wrong code.
     await ctx.codes.consume(OPERATOR_LOGIN, pending.email, code, flow, async () => (await activeOperator(ctx, pending.email)) !== undefined);
     const operator = await activeOperator(ctx, pending.email);
-    if (!operator) throw new ApiError('CODE_INVALID');
+    if (!operator) throw refusal('codeWrong');
     return openSession(request, reply, operator);
   });
 
