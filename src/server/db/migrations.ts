@@ -9,6 +9,7 @@ import { passkeysMigration } from './passkeys-migration';
 import { memberSearchMigration } from './member-search-migration';
 import { officeListsMigration } from './office-lists-migration';
 import { statsSnapshotsMigration } from './stats-snapshots-migration';
+import { retentionMigration } from './retention-migration';
 
 // The profile's columns as migration 001 created them (history: never edited). Fields of the
 // member record added since live in users.attributes (010), so a new field needs no migration.
@@ -332,6 +333,8 @@ const migrations: Record<string, Migration> = {
   '019-member-search': memberSearchMigration,
   '020-stats-snapshots': statsSnapshotsMigration,
   '022-office-lists': officeListsMigration,
+  // 023 is the members' correction and deletion requests' (branch i37a).
+  '024-retention': retentionMigration,
 };
 
 export const migrationProvider: MigrationProvider = {

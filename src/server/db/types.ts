@@ -20,6 +20,8 @@ export type UsersTable = {
   /** The prefecture of the current address (migration 022: a column the database derives from
    *  address_current, never written). */
   prefecture: Generated<string | null>;
+  /** When the retention job erased the withdrawn member's personal data (migration 024, ADR 041). */
+  erased_at: Generated<string | null>;
 } & { [column in ProfileColumn]: Generated<string> };
 
 export interface SessionsTable {
@@ -131,6 +133,8 @@ export interface InquiriesTable {
   updated_at: string;
   /** The operator it is assigned to (migration 015). */
   assigned_to?: string | null;
+  /** When the retention job erased its personal fields (migration 024, ADR 041). */
+  erased_at: Generated<string | null>;
 }
 
 export interface FailedAttemptsTable {
@@ -243,7 +247,7 @@ export interface OperatorSessionsTable {
 export interface AuditLogTable {
   id: string;
   at: string;
-  actor_type: 'operator' | 'cli';
+  actor_type: 'operator' | 'cli' | 'system';
   operator_id: string | null;
   actor_label: string;
   actor_role: string | null;
@@ -285,6 +289,16 @@ export interface Database {
   webauthn_challenges: WebauthnChallengesTable;
   member_search: MemberSearchTable;
   stats_snapshots: StatsSnapshotsTable;
+  retention_runs: RetentionRunsTable;
+}
+
+/** The retention job's daily claim (migration 024, ADR 041). */
+export interface RetentionRunsTable {
+  day: string;
+  claimed_at: string;
+  finished_at: string | null;
+  members: number | null;
+  inquiries: number | null;
 }
 
 /** The statistics' figures as of a Japan day (migration 020, docs/decisions/033). */
