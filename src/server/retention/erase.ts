@@ -6,9 +6,10 @@
 // their sessions, trusted devices, passkeys, codes, search keys and personal notices go. Each
 // erased member or inquiry gets one audit entry, in the transaction that erased it.
 //
-// Batches of RETENTION_BATCH rows, one transaction each, read by keyset from a partial index of
-// what is still to erase (migration 024), with a turn of the event loop between: a run never holds
-// the event loop or a table long, and its cost grows with the rows due, not with the table.
+// Batches of RETENTION_BATCH rows (fewer on SQLite), one transaction each, read by keyset from a
+// partial index of what is still to erase (migration 024), with a turn of the event loop between:
+// a run never holds the event loop or a table long, and its cost grows with the rows due, not
+// with the table.
 // Every write is conditional on the row not being erased yet (and on PostgreSQL the rows are
 // locked first), so two runs at once (two instances, the job and the command line) erase each
 // row once and write one entry for it.
@@ -22,8 +23,11 @@ import { statsPrefectureOf } from '../admin/services/stats';
 import { iso, now } from '../services/clock';
 import { cutoffOf, type RetentionPeriods } from './periods';
 
-/** Rows per transaction. */
-export const RETENTION_BATCH = 200;
+/** Rows per transaction. better-sqlite3 runs a transaction's statements without a turn of the
+ *  event loop between them (each await is a microtask), so on SQLite a batch is as long as the
+ *  loop is held: 200 members held it 37–114 ms, 20 hold it about 3–20 ms (ADR 041). PostgreSQL's
+ *  statements wait on the network, and the loop turns between them. */
+export const RETENTION_BATCH = { sqlite: 20, postgres: 200 } as const;
 
 export interface ErasedMember {
   kind: 'member';
@@ -245,9 +249,9 @@ async function walk<Row extends { id: string }, Done extends Erased>(
   keyOf: (row: Row) => Key,
   erase: (ids: string[]) => Promise<Done[]>,
   due: (rows: Row[]) => Promise<Done[]>,
-  options: RetentionOptions,
+  options: RetentionOptions & { isPostgres: boolean },
 ): Promise<number> {
-  const batch = options.batch ?? RETENTION_BATCH;
+  const batch = options.batch ?? RETENTION_BATCH[options.isPostgres ? 'postgres' : 'sqlite'];
   let after: Key | undefined;
   let count = 0;
   for (;;) {
@@ -269,6 +273,7 @@ export async function runRetention(db: Db, options: RetentionOptions): Promise<R
   const at = options.at ?? now();
   const memberCutoff = cutoffOf(options.periods.afterWithdrawalDays, at);
   const inquiryCutoff = cutoffOf(options.periods.visitorInquiryDays, at);
+  const walking = { ...options, isPostgres: isPostgres(db) };
   const members = await walk(
     (after, limit) => dueMembersQuery(db, memberCutoff, after, limit).execute(),
     (row) => ({ at: row.withdrawn_at!, id: row.id }),
@@ -277,14 +282,14 @@ export async function runRetention(db: Db, options: RetentionOptions): Promise<R
       const numbers = await registerNumbersOf(db, rows.map((row) => row.id));
       return rows.map((row) => ({ kind: 'member', id: row.id, registerNumber: numbers.get(row.id) ?? null, withdrawnAt: row.withdrawn_at! }));
     },
-    options,
+    walking,
   );
   const inquiries = await walk(
     (after, limit) => dueInquiriesQuery(db, inquiryCutoff, after, limit).execute(),
     (row) => ({ at: row.updated_at, id: row.id }),
     (ids) => eraseInquiries(db, ids, inquiryCutoff, options),
     async (rows): Promise<ErasedInquiry[]> => rows.map((row) => ({ kind: 'inquiry', id: row.id, ticketNo: row.ticket_no, updatedAt: row.updated_at })),
-    options,
+    walking,
   );
   return { members, inquiries };
 }
