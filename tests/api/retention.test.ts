@@ -22,12 +22,23 @@ import { denshijitiList } from '../../src/server/denshijiti';
 import { DISCLOSE_ACTION } from '../../src/server/admin/services/members';
 import { dueInquiriesQuery, dueMembersQuery, erasedEmail, runRetention, type Erased, type RetentionOptions } from '../../src/server/retention/erase';
 import { dailyRetention, japanDate, RUN_CLAIM_MS } from '../../src/server/retention/job';
-import type { RetentionPeriods } from '../../src/server/retention/periods';
+import { DEFAULT_RETENTION, type RetentionPeriods } from '../../src/server/retention/periods';
+import { loadConfig, retentionOf } from '../../src/server/config';
 
 const PERIODS: RetentionPeriods = { afterWithdrawalDays: 30, visitorInquiryDays: 10 };
 const DAY = 86400_000;
 const ago = (days: number, from = Date.now()) => new Date(from - days * DAY).toISOString();
 const municipalities = denshijitiList();
+
+describe('RETENTION_DAYS_AFTER_WITHDRAWAL and RETENTION_DAYS_VISITOR_INQUIRIES', () => {
+  it('default to 365 and 180 days (ADR 041), take 0 (the next run), and refuse what is not a whole number of days at start-up', () => {
+    expect(retentionOf(loadConfig({}))).toEqual(DEFAULT_RETENTION);
+    expect(DEFAULT_RETENTION).toEqual({ afterWithdrawalDays: 365, visitorInquiryDays: 180 });
+    expect(retentionOf(loadConfig({ RETENTION_DAYS_AFTER_WITHDRAWAL: '0', RETENTION_DAYS_VISITOR_INQUIRIES: '30' }))).toEqual({ afterWithdrawalDays: 0, visitorInquiryDays: 30 });
+    expect(() => loadConfig({ RETENTION_DAYS_AFTER_WITHDRAWAL: '-1' })).toThrow(/RETENTION_DAYS_AFTER_WITHDRAWAL/);
+    expect(() => loadConfig({ RETENTION_DAYS_VISITOR_INQUIRIES: '1.5' })).toThrow(/RETENTION_DAYS_VISITOR_INQUIRIES/);
+  });
+});
 
 describe.each(DATABASES)('retention ($name)', ({ kind }) => {
   let h: Harness;
