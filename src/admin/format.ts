@@ -37,7 +37,7 @@ const DETAIL_CODES_BY_ACTION: Record<string, Record<string, LabelGroup>> = {
   'operators.setup': { previous: 'operatorStatus' },
   'operators.link': { status: 'operatorStatus' },
 };
-const DETAIL_TIMES = new Set(['publish_at']);
+const DETAIL_TIMES = new Set(['publish_at', 'withdrawn_at']);
 
 /** A detail key's label (messages/admin.ja.json labels.auditDetail); the key itself when it has none. */
 const detailLabel = (key: string) => (text.labels.auditDetail as Record<string, string>)[key] ?? key;

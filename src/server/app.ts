@@ -51,6 +51,8 @@ import catalogue from '../../schemas/catalogue.json';
 import type { Redis } from 'ioredis';
 import { verifyRoutes } from './routes/verify';
 import { startStatsJob } from './admin/services/stats-snapshot';
+import { startRetentionJob } from './retention/job';
+import { DEFAULT_RETENTION, type RetentionPeriods } from './retention/periods';
 import { answerClientError, closeIfBodyUnread, requestTimeouts } from './transport';
 
 export interface BuildOptions {
@@ -87,6 +89,8 @@ export interface BuildOptions {
   ready?: () => boolean;
   /** The back office's session lengths (default: 30 minutes idle, 8 hours in all). */
   adminSettings?: AdminSettings;
+  /** How long personal data is kept (RETENTION_DAYS_*; default DEFAULT_RETENTION, ADR 041). */
+  retention?: RetentionPeriods;
 }
 
 /** Seconds a 503 DB_UNAVAILABLE asks the client to wait (Retry-After). */
@@ -235,9 +239,15 @@ export async function build(opts: BuildOptions): Promise<FastifyInstance> {
   // aggregates read on the office's reader thread on SQLite (db/office-reads.ts).
   const municipalities = opts.municipalities ?? denshijitiList();
   const stopStats = opts.outboxIntervalMs ? startStatsJob(officeDb, municipalities, 600_000, ready, (error) => app.log.warn({ err: error }, 'statistics snapshot failed')) : undefined;
+  // Once a day, on one instance, withdrawn members and visitors' inquiries past their retention
+  // period are erased (docs/decisions/041), after the day's statistics are made.
+  const stopRetention = opts.outboxIntervalMs
+    ? startRetentionJob(db, { periods: opts.retention ?? DEFAULT_RETENTION, municipalities, statsDb: officeDb }, 600_000, ready, (error) => app.log.error({ err: error }, 'retention run failed'))
+    : undefined;
   app.addHook('onClose', async () => {
     stopWorker?.();
     stopStats?.();
+    stopRetention?.();
     clearInterval(sweeper);
   });
   const limits = createRateLimits(opts.config.limits, opts.config.codesPerHour, { db, redis: opts.redis, prefix: opts.limitPrefix });

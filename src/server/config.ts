@@ -7,6 +7,7 @@ import { inParent } from '../shared/parent-link';
 import catalogue from '../../schemas/catalogue.json';
 import type { MailLinks } from './mail/mailer';
 import { DEFAULT_ADMIN_SETTINGS, type AdminSettings } from './admin/settings';
+import { DEFAULT_RETENTION, type RetentionPeriods } from './retention/periods';
 
 export interface Config {
   port: number;
@@ -68,6 +69,10 @@ export interface Config {
   requestTimeoutSeconds: number;
   /** SMTP connect, greeting and socket timeouts. */
   smtpTimeoutSeconds: number;
+  /** Days after withdrawal until a member's personal data is erased (docs/decisions/041; 0: at the next daily run). */
+  retentionDaysAfterWithdrawal: number;
+  /** Days after a visitor's inquiry last changed until its personal fields are erased (041). */
+  retentionDaysVisitorInquiries: number;
   seedDemo: boolean;
   demoEmail: string;
   demoPassword: string;
@@ -103,6 +108,11 @@ export function mailLinksOf(config: Pick<Config, 'siteTopUrl' | 'supportUrl' | '
 /** The back office's session lengths (src/server/admin/settings.ts). */
 export function adminSettingsOf(config: Pick<Config, 'adminSessionSeconds' | 'adminSessionMaxSeconds'>): AdminSettings {
   return { sessionSeconds: config.adminSessionSeconds, sessionMaxSeconds: config.adminSessionMaxSeconds };
+}
+
+/** The retention periods (src/server/retention/). */
+export function retentionOf(config: Pick<Config, 'retentionDaysAfterWithdrawal' | 'retentionDaysVisitorInquiries'>): RetentionPeriods {
+  return { afterWithdrawalDays: config.retentionDaysAfterWithdrawal, visitorInquiryDays: config.retentionDaysVisitorInquiries };
 }
 
 /** Where mail goes: the configured relay, or the mail catcher `npm start` embeds. */
@@ -190,6 +200,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     requestTimeoutSeconds: int(env, 'REQUEST_TIMEOUT_SECONDS', 15),
     smtpTimeoutSeconds: int(env, 'SMTP_TIMEOUT_SECONDS', 5),
+    retentionDaysAfterWithdrawal: int(env, 'RETENTION_DAYS_AFTER_WITHDRAWAL', DEFAULT_RETENTION.afterWithdrawalDays, 0),
+    retentionDaysVisitorInquiries: int(env, 'RETENTION_DAYS_VISITOR_INQUIRIES', DEFAULT_RETENTION.visitorInquiryDays, 0),
     seedDemo: (env.SEED_DEMO ?? 'true') !== 'false',
     demoEmail: env.DEMO_EMAIL ?? 'demo@example.com',
     demoPassword: env.DEMO_PASSWORD ?? 'Demo-Pass1!',

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { loadConfig, smtpUrlOf, mailLinksOf, adminSettingsOf, type Config } from './config';
+import { loadConfig, smtpUrlOf, mailLinksOf, adminSettingsOf, retentionOf, type Config } from './config';
 import { openDb, migrate } from './db/connect';
 import { isDatabaseUnavailable, isMissingDatabase } from './db/errors';
 import { createMailer } from './mail/mailer';
@@ -168,6 +168,7 @@ export async function startStack(config: Config = loadConfig(), { mountClient, d
     logger: true,
     ready: () => ready,
     adminSettings: adminSettingsOf(config),
+    retention: retentionOf(config),
   });
   await app.listen({ port: config.port, host: config.host });
   const parent = await startParentSite(config.parentSitePort, config.host, config.publicUrl);

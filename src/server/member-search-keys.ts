@@ -102,7 +102,8 @@ export function searchKeysOf(member: KeySource, registerNumbers: readonly string
  *  same member take turns and the keys are always the committed row's. */
 export async function writeSearchKeysOf(trx: Db, userIds: readonly string[]): Promise<number> {
   if (userIds.length === 0) return 0;
-  let members = trx.selectFrom('users').select(['id', 'email', 'last_name_kanji', 'first_name_kanji', 'last_name_alpha', 'first_name_alpha', 'phone']).where('id', 'in', userIds);
+  // An erased member (ADR 041) has no keys: theirs are deleted and none are written.
+  let members = trx.selectFrom('users').select(['id', 'email', 'last_name_kanji', 'first_name_kanji', 'last_name_alpha', 'first_name_alpha', 'phone']).where('id', 'in', userIds).where('erased_at', 'is', null);
   if (trx.getExecutor().adapter instanceof PostgresAdapter) members = members.forUpdate();
   const rows = await members.execute();
   const numbers = await trx.selectFrom('applications').select(['user_id', 'register_number']).where('user_id', 'in', userIds).execute();
@@ -153,7 +154,11 @@ async function walkMembers(db: Db, onlyUnindexed: boolean, { batch = INDEX_BATCH
   for (;;) {
     if (signal?.aborted) return progress;
     let query = db.selectFrom('users').select('users.id').where('users.id', '>', after).orderBy('users.id').limit(batch);
-    if (onlyUnindexed) query = query.where(({ not, exists, selectFrom }) => not(exists(selectFrom('member_search').select('member_search.user_id').whereRef('member_search.user_id', '=', 'users.id'))));
+    if (onlyUnindexed) {
+      query = query
+        .where('users.erased_at', 'is', null)
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('member_search').select('member_search.user_id').whereRef('member_search.user_id', '=', 'users.id'))));
+    }
     const ids = (await query.execute()).map((row) => row.id);
     if (ids.length === 0) return progress;
     progress.members += await db.transaction().execute((tx) => writeSearchKeysOf(tx, ids));

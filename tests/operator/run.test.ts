@@ -40,6 +40,7 @@ describe('operator: the command line', () => {
         'operators disable <email>',
         'operators link <email>',
         'reindex [--batch <members>]',
+        'retention run [--dry-run]',
         'outbox uncertain',
         'outbox resend <id>',
         'outbox done <id>',
@@ -71,6 +72,7 @@ describe('operator: the command line', () => {
       'operators disable',
       'operators link',
       'reindex',
+      'retention run',
     ]);
   });
 

@@ -16,7 +16,8 @@ export type AuditActor =
   | { type: 'operator'; id: string; email: string; name: string; role: Role }
   | { type: 'cli'; /** The system user running the tool (os.userInfo().username). */ user: string }
   /** The member themself, on their own data (a download of it: issue 37, ADR 040). */
-  | { type: 'member'; id: string };
+  | { type: 'member'; id: string }
+  | { type: 'system'; /** The server's own scheduled job that acted (e.g. 'retention', ADR 041). */ job: string };
 
 /** Every key an entry's detail may hold. The back office's audit log shows each by its label
  *  (messages/admin.ja.json labels.auditDetail); a contract test fails on a key with none, so a
@@ -53,6 +54,8 @@ export const AUDIT_DETAIL_KEYS = [
   'sort',
   'format',
   'kind',
+  'withdrawn_at',
+  'retention_days',
 ] as const;
 export type AuditDetail = { [key in (typeof AUDIT_DETAIL_KEYS)[number]]?: unknown };
 
@@ -69,12 +72,12 @@ export interface AuditEntry {
   target?: string | null;
   /** Anything more that says what was done (a reason, the filter of an export); no secrets. */
   detail?: AuditDetail;
-  /** The address the request came from (request.ip); null from the command line. */
+  /** The address the request came from (request.ip); null from the command line and the server's jobs. */
   ip?: string | null;
 }
 
 export const actorLabel = (actor: AuditActor): string =>
-  actor.type === 'operator' ? `${actor.name} <${actor.email}>` : actor.type === 'cli' ? `cli:${actor.user}` : `member:${actor.id}`;
+  actor.type === 'operator' ? `${actor.name} <${actor.email}>` : actor.type === 'cli' ? `cli:${actor.user}` : actor.type === 'member' ? `member:${actor.id}` : `system:${actor.job}`;
 
 /** Who does it and from where (an operator's request, or the command line with ip null). */
 export interface AuditBy {

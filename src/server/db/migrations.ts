@@ -10,6 +10,7 @@ import { memberSearchMigration } from './member-search-migration';
 import { officeListsMigration } from './office-lists-migration';
 import { statsSnapshotsMigration } from './stats-snapshots-migration';
 import { memberRequestsMigration } from './member-requests-migration';
+import { retentionMigration } from './retention-migration';
 
 // The profile's columns as migration 001 created them (history: never edited). Fields of the
 // member record added since live in users.attributes (010), so a new field needs no migration.
@@ -334,6 +335,7 @@ const migrations: Record<string, Migration> = {
   '020-stats-snapshots': statsSnapshotsMigration,
   '022-office-lists': officeListsMigration,
   '023-member-data-requests': memberRequestsMigration,
+  '024-retention': retentionMigration,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -20,6 +20,8 @@ export type UsersTable = {
   /** The prefecture of the current address (migration 022: a column the database derives from
    *  address_current, never written). */
   prefecture: Generated<string | null>;
+  /** When the retention job erased the withdrawn member's personal data (migration 024, ADR 041). */
+  erased_at: Generated<string | null>;
 } & { [column in ProfileColumn]: Generated<string> };
 
 export interface SessionsTable {
@@ -131,6 +133,8 @@ export interface InquiriesTable {
   updated_at: string;
   /** The operator it is assigned to (migration 015). */
   assigned_to?: string | null;
+  /** When the retention job erased its personal fields (migration 024, ADR 041). */
+  erased_at: Generated<string | null>;
 }
 
 export interface FailedAttemptsTable {
@@ -243,8 +247,9 @@ export interface OperatorSessionsTable {
 export interface AuditLogTable {
   id: string;
   at: string;
-  /** 'member': the member themself (a download of their own data, a request; issue 37). */
-  actor_type: 'operator' | 'cli' | 'member';
+  /** 'member': the member themself (a download of their own data, a request; issue 37);
+   *  'system': the server's own scheduled job (retention, ADR 041). */
+  actor_type: 'operator' | 'cli' | 'member' | 'system';
   operator_id: string | null;
   actor_label: string;
   actor_role: string | null;
@@ -288,6 +293,16 @@ export interface Database {
   stats_snapshots: StatsSnapshotsTable;
   member_requests: MemberRequestsTable;
   audit_members: AuditMembersTable;
+  retention_runs: RetentionRunsTable;
+}
+
+/** The retention job's daily claim (migration 024, ADR 041). */
+export interface RetentionRunsTable {
+  day: string;
+  claimed_at: string;
+  finished_at: string | null;
+  members: number | null;
+  inquiries: number | null;
 }
 
 /** The statistics' figures as of a Japan day (migration 020, docs/decisions/033). */

@@ -1,12 +1,15 @@
 import type { Db } from '../db/connect';
 import type { Mailer } from '../mail/mailer';
 import type { Output } from './output';
+import type { RetentionPeriods } from '../retention/periods';
 
 /** What a command may need to know of the site beyond its database and relay. */
 export interface Site {
   /** Where the site is reached (PUBLIC_URL): links a command mails point there. Unset: the
    *  site's configuration from the environment (loadConfig). */
   publicUrl?: string;
+  /** The retention periods (RETENTION_DAYS_*). Unset: from the environment (loadConfig). */
+  retention?: RetentionPeriods;
 }
 
 /** One command: `args` are what follows `<group> <name>` on the command line; `mailer` is the

@@ -60,7 +60,10 @@ function selectInquiries(db: Db) {
       'users.email as member_email',
       'users.last_name_kanji as member_last_name',
       'users.first_name_kanji as member_first_name',
-    ]);
+    ])
+    // An inquiry erased after its retention period (ADR 041) is gone from the office: not listed,
+    // not found, never answered to an address it no longer has.
+    .where('inquiries.erased_at', 'is', null);
 }
 
 type InquiryRow = NonNullable<Awaited<ReturnType<ReturnType<typeof selectInquiries>['executeTakeFirst']>>>;

@@ -2,6 +2,7 @@
 // tests call runOperator() with a test database, a fake mailer and a recording output.
 import type { Db } from '../db/connect';
 import type { Mailer } from '../mail/mailer';
+import type { RetentionPeriods } from '../retention/periods';
 import { applicationCommands } from './applications';
 import type { Command } from './command';
 import { OperatorError, describeError } from './errors';
@@ -10,17 +11,20 @@ import { noticeCommands } from './notices';
 import { memberCommands } from './members';
 import { outboxCommands } from './outbox';
 import { reindexCommands } from './reindex';
+import { retentionCommands } from './retention';
 import { operatorCommands } from './operators';
 import { align, type Output } from './output';
 import { say, text } from './text';
 
-export const COMMANDS: Command[] = [...applicationCommands, ...noticeCommands, ...inquiryCommands, ...memberCommands, ...outboxCommands, ...operatorCommands, ...reindexCommands];
+export const COMMANDS: Command[] = [...applicationCommands, ...noticeCommands, ...inquiryCommands, ...memberCommands, ...outboxCommands, ...operatorCommands, ...reindexCommands, ...retentionCommands];
 
 export interface Connection {
   db: Db;
   mailer: Mailer;
   /** PUBLIC_URL, for the links a command mails (command.ts Site). */
   publicUrl?: string;
+  /** RETENTION_DAYS_* (command.ts Site). */
+  retention?: RetentionPeriods;
   close(): Promise<void>;
 }
 
@@ -60,7 +64,7 @@ export async function runOperator(argv: string[], output: Output, connect: () =>
   try {
     // The relay itself: the commands that mail queue it in the outbox (./mail.ts), and
     // `outbox retry` sends queued rows through it.
-    await command.run(connection.db, connection.mailer, args, output, { publicUrl: connection.publicUrl });
+    await command.run(connection.db, connection.mailer, args, output, { publicUrl: connection.publicUrl, ...(connection.retention ? { retention: connection.retention } : {}) });
     return 0;
   } catch (error) {
     if (error instanceof OperatorError) output.err(error.message);

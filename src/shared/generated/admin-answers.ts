@@ -458,6 +458,21 @@ export interface MemberDetail {
   applications: MemberApplication[];
   inquiries: InquiryItem[];
   notices: NoticeItem[];
+  /**
+   * The member's own downloads of their data (audit entries members.disclose), newest first.
+   */
+  disclosures: MemberDisclosure[];
+}
+/**
+ * One download of a member's data by the member (GET /v1/admin/members/:id).
+ */
+export interface MemberDisclosure {
+  id: string;
+  at: string;
+  /**
+   * The file's format as the entry names it (json, html).
+   */
+  format?: string;
 }
 /**
  * GET /v1/admin/members/export-columns: a column the export may have.
@@ -503,7 +518,7 @@ export interface Stats {
 export interface AuditItem {
   id: string;
   at: string;
-  actor_type: 'operator' | 'cli' | 'member';
+  actor_type: 'operator' | 'cli' | 'member' | 'system';
   actor_label: string;
   actor_role: string | null;
   action: string;

@@ -64,7 +64,7 @@ function Member({ id }: { id: string }) {
   const detail = useLoad(() => adminCall<MemberDetail>('get', path), path);
   if (detail.loading && !detail.data) return <Loading />;
   if (!detail.data) return <Failure message={detail.error} />;
-  const { member, applications, inquiries, notices } = detail.data;
+  const { member, applications, inquiries, notices, disclosures } = detail.data;
   return (
     <>
       <p>
@@ -115,6 +115,19 @@ function Member({ id }: { id: string }) {
                 </span>
                 <p className="notices__message">{n.message}</p>
               </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section className="card">
+        <h2>{text.members.disclosures}</h2>
+        <p>{text.members.disclosuresNote}</p>
+        {disclosures.length === 0 ? (
+          <p>{text.common.none}</p>
+        ) : (
+          <ul>
+            {disclosures.map((d) => (
+              <li key={d.id}>{d.format ? format(text.common.noted, { text: formatDateTime(d.at), note: d.format.toUpperCase() }) : formatDateTime(d.at)}</li>
             ))}
           </ul>
         )}

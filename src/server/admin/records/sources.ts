@@ -55,7 +55,9 @@ export const SOURCES: Record<SourceName, Source> = {
       db
         .selectFrom('users')
         .leftJoin('applications', 'applications.user_id', 'users.id')
-        .select(['users.id', 'users.email', 'users.status', 'users.created_at', 'users.last_name_kanji', 'users.first_name_kanji', 'users.prefecture', 'users.mail_opt', 'applications.register_number']) as unknown as AnyQuery,
+        .select(['users.id', 'users.email', 'users.status', 'users.created_at', 'users.last_name_kanji', 'users.first_name_kanji', 'users.prefecture', 'users.mail_opt', 'applications.register_number'])
+        // A member erased after the retention period (ADR 041) is no longer one the office can find.
+        .where('users.erased_at', 'is', null) as unknown as AnyQuery,
     items: async (_db, _set, rows, kind) =>
       rows.map((row) => {
         const item: MemberItem = {

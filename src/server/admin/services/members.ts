@@ -1,6 +1,6 @@
 // Members, as the back office finds and shows them: search by name, address or register number (the
 // search itself is recorded with its words), one member in full with their applications,
-// inquiries and notices (the view is recorded), and the CSV of members who agreed to mail
+// inquiries, notices and their own downloads of their data (the view is recorded), and the CSV of members who agreed to mail
 // (recorded with its columns and filter, written out batch by batch).
 import type { Db } from '../../db/connect';
 import type { User } from '../../db/types';
@@ -13,21 +13,53 @@ import { decisionsOf, memberSummary, purposesOf } from './applications';
 import { inquiriesOfMember } from './inquiries';
 import { noticesOfMember } from './notices';
 import { fieldDisplaysOf, optionLists, recordColumns, recordForms } from './member-fields';
-import type { ExportColumn, MemberDetail } from '../../../shared/admin-api';
+import type { ExportColumn, MemberDetail, MemberDisclosure } from '../../../shared/admin-api';
 import { RECORD_KINDS, sortOf } from '../../../shared/record-kinds';
 import { applyFilters, filtersOf, ordered, type AnyQuery, type Filters, type ListKey } from '../records/list';
 
+/** The audit action of a member's own download of their data (issue 37 point 1: written by the
+ *  member's disclosure route with its format in the detail, read here). */
+export const DISCLOSE_ACTION = 'disclosure.download';
+
+/** The most disclosure downloads a member's detail lists. */
+const DISCLOSURES_SHOWN = 100;
+
+/** The member's own downloads of their data, newest first (audit_log_member), with the file's
+ *  format (json or html) when the entry names it. */
+export async function disclosuresOf(db: Db, memberId: string): Promise<MemberDisclosure[]> {
+  const rows = await db
+    .selectFrom('audit_log')
+    .select(['id', 'at', 'detail'])
+    .where('member_id', '=', memberId)
+    .where('action', '=', DISCLOSE_ACTION)
+    .orderBy('at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(DISCLOSURES_SHOWN)
+    .execute();
+  return rows.map((row) => {
+    let format: unknown;
+    try {
+      format = (JSON.parse(row.detail) as { format?: unknown }).format;
+    } catch {
+      format = undefined;
+    }
+    return { id: row.id, at: row.at, ...(typeof format === 'string' ? { format } : {}) };
+  });
+}
+
 /** One member in full; the view is recorded (members.view). */
 export async function memberDetail(db: Db, set: SchemaSet, who: Who, id: string): Promise<MemberDetail> {
-  const user = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  // A member erased after the retention period (ADR 041) is gone from the office.
+  const user = await db.selectFrom('users').selectAll().where('id', '=', id).where('erased_at', 'is', null).executeTakeFirst();
   if (!user) throw new RecordRefusal('RECORD_NOT_FOUND', { id });
   const applications = await db.selectFrom('applications').selectAll().where('user_id', '=', user.id).orderBy('applied_at', 'desc').execute();
-  const [member, purposes, inquiries, notices, decisions] = await Promise.all([
+  const [member, purposes, inquiries, notices, decisions, disclosures] = await Promise.all([
     memberSummary(db, set, user),
     purposesOf(db, user),
     inquiriesOfMember(db, user.id),
     noticesOfMember(db, user.id),
     Promise.all(applications.map((a) => decisionsOf(db, a.id))),
+    disclosuresOf(db, user.id),
   ]);
   return audited(db, who, 'members.view', async () => ({
     memberId: user.id,
@@ -38,6 +70,7 @@ export async function memberDetail(db: Db, set: SchemaSet, who: Who, id: string)
       applications: applications.map((a, i) => ({ register_number: a.register_number, status: a.status, applied_at: a.applied_at, decided_at: a.decided_at, decisions: decisions[i] })),
       inquiries,
       notices,
+      disclosures,
     },
   }));
 }
@@ -67,7 +100,7 @@ export const csvLine = (cells: string[]) => `${cells.map(csvCell).join(',')}\r\n
 
 type AllUsers = ReturnType<typeof usersQuery>;
 function usersQuery(db: Db) {
-  return db.selectFrom('users').selectAll();
+  return db.selectFrom('users').selectAll().where('erased_at', 'is', null);
 }
 
 /** The export's filter when none is given: active members who agreed to mail. */

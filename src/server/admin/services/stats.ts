@@ -85,6 +85,18 @@ const KEYS = {
 };
 type Key = keyof typeof KEYS;
 
+/** The 47 prefectures' names, as the municipality list writes them. */
+let prefectureNames: string[] | undefined;
+const prefectureNamesOf = (): string[] => (prefectureNames ??= [...new Set(allMunicipalities().map((m) => m.prefecture))]);
+
+/** The prefecture a place key (an address's first four characters) is counted in. */
+const prefectureOfPlace = (place: string): string | undefined => prefectureNamesOf().find((name) => place.startsWith(name));
+
+/** The prefecture the statistics count an address in, as KEYS.place and the fold read it (leading
+ *  spaces of either width skipped), or undefined (counted as unknown). The retention job keeps
+ *  exactly this of an erased member's address (ADR 041). */
+export const statsPrefectureOf = (address: string): string | undefined => prefectureOfPlace(address.replace(/^[ \u3000]+/, '').slice(0, 4));
+
 /** One dimension's GROUP BY over the members created in [from, to) (to: the end of the day). */
 export function statsGroupQuery(db: Db, key: Key, from: string | undefined, to: string) {
   let query = db
@@ -174,9 +186,9 @@ export async function computeStats(db: Db, { day, municipalities, rangeSize }: S
   const purposes: Grouped = new Map();
   for (const [value, n] of grouped.purpose) for (const code of new Set(value.split(',').filter(Boolean))) add(purposes, code, n);
 
-  const prefectureNames = [...new Set(allMunicipalities().map((m) => m.prefecture))];
+  const prefectureNames = prefectureNamesOf();
   const prefectures: Grouped = new Map();
-  for (const [place, n] of grouped.place) add(prefectures, prefectureNames.find((name) => place.startsWith(name)) ?? unknown, n);
+  for (const [place, n] of grouped.place) add(prefectures, prefectureOfPlace(place) ?? unknown, n);
 
   const ages: Grouped = new Map();
   await inTurns(grouped.birthday, (birthday, n) => {
