@@ -22,6 +22,7 @@ const SECRET = w('a secret (a hash of a password, code, link or token): disclosi
 const OPERATOR = w('which operator: the disclosure names the office and the role, not the person (ADR 040)');
 const WORKING = w('the working state of a short-lived step (attempts, expiry, the flow that asked): gone within hours');
 const MAIL_REF = w('the mail it sent: listed under mails');
+const ERASED = w('when the retention job erased the row (ADR 041): set only after the member has withdrawn and can no longer sign in to ask');
 
 export const DISCLOSURE_COVERAGE: Record<string, TableCoverage> = {
   users: {
@@ -36,6 +37,7 @@ export const DISCLOSURE_COVERAGE: Record<string, TableCoverage> = {
       withdrawn_at: g('withdrawals'),
       attributes: g('profile'),
       prefecture: w('derived by the database from address_current, which profile shows'),
+      erased_at: ERASED,
       ...Object.fromEntries(PROFILE_COLUMNS.map((column) => [column, g('profile')])),
     },
   },
@@ -108,6 +110,7 @@ export const DISCLOSURE_COVERAGE: Record<string, TableCoverage> = {
       created_at: g('inquiries'),
       updated_at: w('the time of its last change: its answers each carry theirs'),
       assigned_to: OPERATOR,
+      erased_at: ERASED,
     },
   },
   inquiry_answers: {
@@ -190,6 +193,7 @@ export const DISCLOSURE_COVERAGE: Record<string, TableCoverage> = {
   master_options: { member: false, why: 'the option lists' },
   instance_secrets: { member: false, why: 'the site\'s own keys' },
   stats_snapshots: { member: false, why: 'counts for the municipalities, none under 5 (ADR 033)' },
+  retention_runs: { member: false, why: 'the daily retention job\'s claim of its day and how many rows it erased (ADR 041)' },
   operators: { member: false, why: 'the office\'s staff' },
   operator_setup_links: { member: false, why: 'the office\'s staff' },
   operator_sessions: { member: false, why: 'the office\'s staff' },
