@@ -18,7 +18,13 @@ import type { BrowserContext } from '@playwright/test';
 /** An app-made focus move this long after a region's words cuts them off. */
 export const SWALLOW_MS = 500;
 
-export interface Said {
+/** The document an event happened in: a focus move in the next page (after a navigation) does
+ *  not cut off what the previous one said, even at the same path. */
+interface InDocument {
+  doc: string;
+}
+
+export interface Said extends InDocument {
   kind: 'said';
   at: number;
   url: string;
@@ -30,7 +36,7 @@ export interface Said {
   existedMs: number;
 }
 
-export interface Unsaid {
+export interface Unsaid extends InDocument {
   kind: 'unsaid';
   at: number;
   url: string;
@@ -39,7 +45,7 @@ export interface Unsaid {
   why: 'inserted-with-text';
 }
 
-export interface AppFocus {
+export interface AppFocus extends InDocument {
   kind: 'focus';
   at: number;
   url: string;
@@ -57,9 +63,10 @@ function recorder(separators: string[]) {
   w.__speechRecorder = true;
   const LIVE = '[aria-live]:not([aria-live="off"]), [role="status"], [role="alert"], [role="log"]';
   const now = () => Date.now();
+  const doc = `${now()}-${Math.random().toString(36).slice(2)}`;
   const report = (event: Record<string, unknown>) => {
     try {
-      w.__speechReport?.({ ...event, url: location.pathname });
+      w.__speechReport?.({ ...event, url: location.pathname, doc });
     } catch {
       /* the page is going away */
     }
@@ -200,7 +207,7 @@ export function speechFailures(events: readonly SpeechEvent[]): string[] {
     if (event.kind === 'unsaid') failures.push(`shown, not said (${event.why}): 「${event.text}」 (${event.region} on ${event.url})`);
     if (event.kind === 'said') {
       // Cut off by the app, not moved on from by the member: nothing pressed or typed in between.
-      const cut = focuses.find((f) => f.url === event.url && f.at >= event.at && f.at - event.at <= SWALLOW_MS && f.lastInput < event.at);
+      const cut = focuses.find((f) => f.doc === event.doc && f.url === event.url && f.at >= event.at && f.at - event.at <= SWALLOW_MS && f.lastInput < event.at);
       if (cut) failures.push(`shown, cut off by focus moving to ${cut.what} ${cut.at - event.at} ms later: 「${event.text}」 (${event.region} on ${event.url})`);
     }
   }
