@@ -41,6 +41,8 @@ const decisions: Api.DecisionItem[] = [
   { kind: 'decision', decision: 'declined', reason: '書類の不足', operator: '事務局 太郎', at: '2026-03-01T01:00:00Z', reversed_by: { reason: '確認漏れ', operator: '管理 一郎', at: '2026-03-02T01:00:00Z' } },
 ];
 const notice = { id: 'n-1', audience: 'all', message: '年末年始の休業のお知らせ', publish_at: '2026-04-01T00:00:00Z', created_at: '2026-03-31T00:00:00Z', created_by: '事務局 花子', retracted_at: null, status: 'published' } satisfies Api.NoticeItem;
+const request = { id: '00000000-0000-4000-8000-00000000000a', kind: 'correction', status: 'open', created_at: '2026-03-01T00:00:00Z', due_at: '2026-03-15T00:00:00Z', member_id: 'm-1', member_name: '山田 花子', register_number: NUMBER, overdue: true } satisfies Api.RequestItem;
+const requestInFull = { ...request, text: '生年月日を1990年4月2日に訂正してください。', answer: null, handled_by: null, handled_at: null } satisfies Api.RequestInFull;
 const inquiry = { id: 'i-1', ticket_no: 'C-0001', status: 'open', created_at: '2026-04-01T00:00:00Z', updated_at: '2026-04-01T00:00:00Z', name: '山田 花子', email: 'hanako@example.com', inquiry_type: 'program', inquiry_type_label: '制度について', member_id: 'm-1' } satisfies Api.InquiryItem;
 
 /** The API's answers, each of the shape src/shared/admin-api.ts gives it (a change there fails the typecheck here). */
@@ -87,7 +89,14 @@ const ANSWERS: Record<string, unknown> = {
     inquiries: [{ ...inquiry, status: 'answered' }],
     notices: [notice],
     disclosures: [{ id: 'd-1', at: '2026-04-02T01:00:00Z', format: 'html' }],
+    requests: [request],
   } satisfies Api.MemberDetail,
+  'GET /requests': page1([request]),
+  [`GET /requests/${request.id}`]: { request: requestInFull, member: { id: 'm-1', name: '山田 花子', email: 'hanako@example.com', status: 'active', register_number: NUMBER } } satisfies Api.RequestDetail,
+  [`POST /requests/${request.id}/handle`]: {
+    request: { ...requestInFull, status: 'done', overdue: undefined, answer: '生年月日を訂正しました。', handled_by: '事務局 花子 <clerk@office.example.jp>', handled_at: '2026-04-01T02:00:00Z' },
+    mail: { id: 'mail-3', to: 'hanako@example.com', status: 'sent' },
+  } satisfies Api.RequestHandled,
   'GET /members/export-columns': [
     { name: 'email', label: 'メールアドレス' },
     { name: 'last_name_kanji', label: '姓' },
@@ -152,7 +161,9 @@ test('every screen renders its data from the contract’s answers, with axe 0', 
     ['/admin/inquiries', title('inquiries'), ['C-0001', '制度について']],
     ['/admin/inquiries/i-1', 'お問い合わせの詳細', ['補助金の対象について', '制度について', 'お問い合わせへの回答（受付番号：C-0001）']],
     ['/admin/members', title('members'), 'hanako@example.com'],
-    ['/admin/members/m-1', '会員の詳細', ['年末年始の休業のお知らせ', admin.members.disclosures]],
+    ['/admin/members/m-1', '会員の詳細', ['年末年始の休業のお知らせ', admin.members.disclosures, admin.members.requests, admin.labels.overdue.true]],
+    ['/admin/requests', title('requests'), ['山田 花子', admin.labels.requestKind.correction, admin.labels.overdue.true]],
+    [`/admin/requests/${request.id}`, '訂正・削除の請求の詳細', ['生年月日を1990年4月2日に訂正してください。', admin.requests.overdueNote]],
     ['/admin/members/export', '会員のCSV出力', 'メールアドレス'],
     ['/admin/stats', title('stats'), ['5未満', '2026年3月31日時点', '秘匿']],
     ['/admin/audit', title('audit'), ['127.0.0.1', `${admin.labels.auditDetail.reason}書類を確認しました。`]],
@@ -168,6 +179,29 @@ test('every screen renders its data from the contract’s answers, with axe 0', 
   await page.goto(`${E2E.appUrl}/admin/inquiries/i-1`);
   await expect(page.getByRole('button', { name: admin.inquiries.correct })).toBeVisible();
   await expect(page.getByRole('heading', { name: admin.inquiries.answer, exact: true })).toHaveCount(0);
+});
+
+test('a correction request: the list marks it overdue, the detail handles it with the CSRF token; the home counts the open ones', async ({ page }) => {
+  const sent = await fakeApi(page);
+  await page.goto(`${E2E.appUrl}/admin/`);
+  await expect(page.getByRole('link', { name: admin.home.openRequests })).toContainText('1');
+  await page.getByRole('link', { name: admin.home.openRequests }).click();
+  await expect(h1(page, title('requests'))).toBeVisible();
+  await expect(page.getByLabel(admin.fields.status)).toHaveValue('open');
+  const row = page.getByRole('row').filter({ hasText: '山田 花子' });
+  await expect(row).toContainText(admin.labels.overdue.true);
+  await row.getByRole('link').click();
+  await expect(h1(page, '訂正・削除の請求の詳細')).toBeVisible();
+  // the answer is required: nothing is sent without it
+  await page.getByRole('radio', { name: '対応した（訂正・削除を行った）' }).check();
+  await page.getByRole('button', { name: submitText('admin-request-handle') }).click();
+  await expect(page.getByText('回答を入力してください').first()).toBeVisible();
+  expect(sent).toEqual([]);
+  await page.getByRole('textbox', { name: /会員への回答/ }).fill('生年月日を訂正しました。');
+  await page.getByRole('button', { name: submitText('admin-request-handle') }).click();
+  await expect(page.getByText(admin.requests.handled)).toBeVisible();
+  expect(sent.map((s) => [s.key, s.csrf, s.body])).toEqual([[`POST /requests/${request.id}/handle`, CSRF, { status: 'done', answer: '生年月日を訂正しました。' }]]);
+  await expectAccessible(page, 'a request handled');
 });
 
 test('a list: its filters in the URL and sent, focus kept, the bound read 「1,000件以上」; the export takes the list’s filters', async ({ page }) => {

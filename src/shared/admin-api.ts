@@ -86,3 +86,10 @@ export interface CorrectionInput {
 export interface AssignInput {
   operator_id: string;
 }
+
+/** POST /v1/admin/requests/:id/handle: done or refused, and the answer the member reads
+ *  (schemas/forms/admin-request-handle.schema.json). */
+export interface RequestHandleInput {
+  status: 'done' | 'refused';
+  answer: string;
+}

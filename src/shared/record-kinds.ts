@@ -10,8 +10,9 @@ import inquiries from '../../schemas/records/inquiries.json';
 import notices from '../../schemas/records/notices.json';
 import audit from '../../schemas/records/audit.json';
 import operators from '../../schemas/records/operators.json';
+import requests from '../../schemas/records/requests.json';
 
-export type SourceName = 'applications' | 'members' | 'inquiries' | 'notices' | 'operators' | 'audit';
+export type SourceName = 'applications' | 'members' | 'inquiries' | 'notices' | 'operators' | 'audit' | 'requests';
 
 export interface ColumnDecl {
   name: string;
@@ -70,8 +71,8 @@ export interface RecordKind {
   actions: ActionDecl[];
 }
 
-export const RECORD_KINDS = { applications, members, inquiries, notices, audit, operators } as unknown as Record<
-  'applications' | 'members' | 'inquiries' | 'notices' | 'audit' | 'operators',
+export const RECORD_KINDS = { applications, members, inquiries, notices, audit, operators, requests } as unknown as Record<
+  'applications' | 'members' | 'inquiries' | 'notices' | 'audit' | 'operators' | 'requests',
   RecordKind
 >;
 

@@ -434,6 +434,10 @@ describe.each(DATABASES)('query plans ($name)', ({ kind }) => {
       ['audit log, an operator', 'audit', { operator: randomUUID() }],
       ['audit log, a member', 'audit', { member: randomUUID() }],
       ['audit log, a period', 'audit', { from: '2025-04-01T00:00:00.000Z', to: '2025-04-02T00:00:00.000Z' }],
+      ["members' requests", 'requests', {}],
+      ["members' requests, open", 'requests', { status: 'open' }],
+      ["members' requests, a kind", 'requests', { kind: 'deletion' }],
+      ["members' requests, open deletions", 'requests', { status: 'open', kind: 'deletion' }],
     ];
     const statements = cases.flatMap(([label, kindName, filter]) =>
       RECORD_KINDS[kindName].sorts.flatMap((sort) => {

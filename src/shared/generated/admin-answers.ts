@@ -35,6 +35,14 @@ export type Audience = 'one' | 'all';
  */
 export type NoticeStatus = 'scheduled' | 'published' | 'retracted';
 /**
+ * A member's request: a correction of what they cannot edit, or the deletion of their data (member_requests.kind).
+ */
+export type RequestKind = 'correction' | 'deletion';
+/**
+ * A request's status (and the requests list's filter).
+ */
+export type RequestStatus = 'open' | 'done' | 'refused';
+/**
  * Why a count is hidden: 'floor': under the floor, zero included; 'complement': hidden so that no hidden count can be worked out by subtraction (docs/decisions/033).
  */
 export type Suppression = 'floor' | 'complement';
@@ -462,6 +470,10 @@ export interface MemberDetail {
    * The member's own downloads of their data (audit entries members.disclose), newest first.
    */
   disclosures: MemberDisclosure[];
+  /**
+   * The member's open correction and deletion requests, newest first.
+   */
+  requests: RequestItem[];
 }
 /**
  * One download of a member's data by the member (GET /v1/admin/members/:id).
@@ -473,6 +485,70 @@ export interface MemberDisclosure {
    * The file's format as the entry names it (json, html).
    */
   format?: string;
+}
+/**
+ * A member's request in GET /v1/admin/requests (and a member's detail: their open ones).
+ */
+export interface RequestItem {
+  id: string;
+  kind: RequestKind;
+  status: RequestStatus;
+  created_at: string;
+  due_at: string;
+  member_id: string;
+  /**
+   * The member's name (empty once erased after the retention period).
+   */
+  member_name: string;
+  register_number?: string;
+  /**
+   * Present when the request is open and its due date has passed.
+   */
+  overdue?: true;
+}
+/**
+ * One request in full (GET /v1/admin/requests/:id): the item, what the member wrote and, once handled, the answer.
+ */
+export interface RequestInFull {
+  id: string;
+  kind: RequestKind;
+  status: RequestStatus;
+  created_at: string;
+  due_at: string;
+  member_id: string;
+  member_name: string;
+  register_number?: string;
+  overdue?: true;
+  /**
+   * What the member wrote.
+   */
+  text: string;
+  answer: string | null;
+  /**
+   * Who handled it, as the audit log names them.
+   */
+  handled_by: string | null;
+  handled_at: string | null;
+}
+/**
+ * GET /v1/admin/requests/:id: the request and its member (the view is recorded, requests.view).
+ */
+export interface RequestDetail {
+  request: RequestInFull;
+  member: {
+    id: string;
+    name: string;
+    email: string;
+    status: MemberStatus;
+    register_number?: string;
+  };
+}
+/**
+ * POST /v1/admin/requests/:id/handle: the request as handled and the mail to the member.
+ */
+export interface RequestHandled {
+  request: RequestInFull;
+  mail: MailOutcome;
 }
 /**
  * GET /v1/admin/members/export-columns: a column the export may have.
@@ -631,6 +707,20 @@ export interface AuditPage {
   /**
    * The sort order of the page (schemas/records/<kind>.json sorts).
    */
+  sort?: string;
+}
+/**
+ * GET /v1/admin/requests: one page.
+ */
+export interface RequestPage {
+  items: RequestItem[];
+  /**
+   * How many match, counted up to 1,000.
+   */
+  total: number;
+  bounded?: boolean;
+  page: number;
+  size: number;
   sort?: string;
 }
 /**

@@ -1,9 +1,9 @@
 // Home: the screens the operator's role opens, with what waits (pending applications, open
-// inquiries) for the office.
+// inquiries, open correction and deletion requests) for the office.
 import { Link } from 'react-router-dom';
 import text from '../../../../messages/admin.ja.json';
 import { format } from '../../../shared/format';
-import type { ApplicationItem, InquiryItem, Page } from '../../../shared/admin-api';
+import type { ApplicationItem, InquiryItem, Page, RequestItem } from '../../../shared/admin-api';
 import { adminCall } from '../../api';
 import { menuFor, mayOpen } from '../../catalogue';
 import { boundedCount } from '../../format';
@@ -19,6 +19,7 @@ export default function HomeScreen() {
         ? {
             applications: await adminCall<Page<ApplicationItem>>('get', '/applications', { query: { status: 'pending', page: 1, size: 1 } }),
             inquiries: await adminCall<Page<InquiryItem>>('get', '/inquiries', { query: { status: 'open', page: 1, size: 1 } }),
+            requests: await adminCall<Page<RequestItem>>('get', '/requests', { query: { status: 'open', page: 1, size: 1 } }),
           }
         : undefined,
     String(office),
@@ -39,6 +40,12 @@ export default function HomeScreen() {
             <Link className="tile" to="/inquiries?status=open">
               <span className="tile__count">{boundedCount(waiting.data.inquiries)}</span>
               {waiting.data.inquiries.bounded ? text.home.openInquiriesBound : text.home.openInquiries}
+            </Link>
+          </li>
+          <li>
+            <Link className="tile" to="/requests?status=open">
+              <span className="tile__count">{boundedCount(waiting.data.requests)}</span>
+              {waiting.data.requests.bounded ? text.home.openRequestsBound : text.home.openRequests}
             </Link>
           </li>
         </ul>

@@ -64,7 +64,7 @@ function Member({ id }: { id: string }) {
   const detail = useLoad(() => adminCall<MemberDetail>('get', path), path);
   if (detail.loading && !detail.data) return <Loading />;
   if (!detail.data) return <Failure message={detail.error} />;
-  const { member, applications, inquiries, notices, disclosures } = detail.data;
+  const { member, applications, inquiries, notices, disclosures, requests } = detail.data;
   return (
     <>
       <p>
@@ -128,6 +128,22 @@ function Member({ id }: { id: string }) {
           <ul>
             {disclosures.map((d) => (
               <li key={d.id}>{d.format ? format(text.common.noted, { text: formatDateTime(d.at), note: d.format.toUpperCase() }) : formatDateTime(d.at)}</li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section className="card">
+        <h2>{text.members.requests}</h2>
+        <p>{text.members.requestsNote}</p>
+        {requests.length === 0 ? (
+          <p>{text.members.noRequests}</p>
+        ) : (
+          <ul>
+            {requests.map((r) => (
+              <li key={r.id}>
+                <Link to={`/requests/${encodeURIComponent(r.id)}`}>{format(text.common.noted, { text: label('requestKind', r.kind), note: formatDateTime(r.created_at) })}</Link> {format(text.requests.due, { at: formatDateTime(r.due_at) })}
+                {r.overdue && <span className="tag tag--alert">{label('overdue', 'true')}</span>}
+              </li>
             ))}
           </ul>
         )}

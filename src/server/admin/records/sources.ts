@@ -7,6 +7,7 @@ import type { SchemaSet } from '../../../shared/validation/schema-files';
 import { fullName, itemOf as applicationItem, selectApplications, type ApplicationRow } from '../services/applications';
 import { itemOf as inquiryItem, labels, selectInquiries, type InquiryRow } from '../services/inquiries';
 import { itemsOf as noticeItems, registerNumbers, selectNotices } from '../services/notices';
+import { itemOf as requestItem, selectRequests, type RequestRow } from '../services/requests';
 import type { MemberItem } from '../../../shared/admin-api';
 import type { RecordKind, SourceName } from '../../../shared/record-kinds';
 import type { AnyQuery } from './list';
@@ -119,6 +120,14 @@ export const SOURCES: Record<SourceName, Source> = {
           ip: row.ip,
         }),
       ),
+  },
+  requests: {
+    base: (db) => selectRequests(db) as unknown as AnyQuery,
+    items: async (_db, _set, rows, kind) => {
+      const at = iso(now());
+      return rows.map((row) => withDeclared(kind, row, requestItem(row as unknown as RequestRow, at) as unknown as Row));
+    },
+    memberOf: userIdOf,
   },
   operators: {
     base: (db) => db.selectFrom('operators').select(['operators.id', 'operators.email', 'operators.name', 'operators.role', 'operators.status', 'operators.created_at']) as unknown as AnyQuery,

@@ -15,6 +15,7 @@ import * as applications from '../services/applications';
 import * as notices from '../services/notices';
 import * as inquiries from '../services/inquiries';
 import * as members from '../services/members';
+import * as requests from '../services/requests';
 import { RECORD_KINDS, type RecordKind } from '../../../shared/record-kinds';
 import { listRecords, type Filters } from '../records/list';
 import { statsSnapshot } from '../services/stats-snapshot';
@@ -32,6 +33,7 @@ import type {
   MailPreview,
   NoticeInput,
   NoticeRetracted,
+  RequestHandleInput,
   ReversalInput,
   Stats,
 } from '../../../shared/admin-api';
@@ -201,6 +203,20 @@ export function adminRecordRoutes(app: FastifyInstance, ctx: AdminContext): void
     const { row, previous } = await inquiries.closeInquiry(db, whoOf(request), { id: (request.params as { id: string }).id });
     return { id: row.id, ticket_no: row.ticket_no, status: 'closed', previous };
   });
+
+  // Members' correction and deletion requests (schemas/records/requests.json, ADR 042) ---------
+
+  app.get('/v1/admin/requests', { preValidation: guard('requests.view'), schema: { querystring: params('api.admin-requests-query.json') } }, async (request) => list(RECORD_KINDS.requests, request));
+
+  app.get('/v1/admin/requests/:id', { preValidation: guard('requests.view'), schema: { params: params('api.admin-id-params.json') } }, async (request) =>
+    requests.requestDetail(db, whoOf(request), (request.params as { id: string }).id),
+  );
+
+  app.post(
+    '/v1/admin/requests/:id/handle',
+    { preValidation: guard('requests.handle'), config: { limited: 'operator' }, schema: { params: params('api.admin-id-params.json'), body: apiBody('api.admin-request-handle.json') } },
+    async (request) => requests.handleRequest(db, outbox, whoOf(request), (request.params as { id: string }).id, request.body as RequestHandleInput),
+  );
 
   // Members --------------------------------------------------------------------------------
 

@@ -9,9 +9,10 @@ import type { SchemaSet } from '../../../shared/validation/schema-files';
 import recordMessages from '../../../../messages/operator.ja.json';
 import { audited, includeMembers } from '../audit';
 import { RecordRefusal, type Who } from './common';
-import { decisionsOf, memberSummary, purposesOf } from './applications';
+import { decisionsOf, fullName, memberSummary, purposesOf } from './applications';
 import { inquiriesOfMember } from './inquiries';
 import { noticesOfMember } from './notices';
+import { openRequestItems } from './requests';
 import { fieldDisplaysOf, optionLists, recordColumns, recordForms } from './member-fields';
 import type { ExportColumn, MemberDetail, MemberDisclosure } from '../../../shared/admin-api';
 import { RECORD_KINDS, sortOf } from '../../../shared/record-kinds';
@@ -53,13 +54,14 @@ export async function memberDetail(db: Db, set: SchemaSet, who: Who, id: string)
   const user = await db.selectFrom('users').selectAll().where('id', '=', id).where('erased_at', 'is', null).executeTakeFirst();
   if (!user) throw new RecordRefusal('RECORD_NOT_FOUND', { id });
   const applications = await db.selectFrom('applications').selectAll().where('user_id', '=', user.id).orderBy('applied_at', 'desc').execute();
-  const [member, purposes, inquiries, notices, decisions, disclosures] = await Promise.all([
+  const [member, purposes, inquiries, notices, decisions, disclosures, requests] = await Promise.all([
     memberSummary(db, set, user),
     purposesOf(db, user),
     inquiriesOfMember(db, user.id),
     noticesOfMember(db, user.id),
     Promise.all(applications.map((a) => decisionsOf(db, a.id))),
     disclosuresOf(db, user.id),
+    openRequestItems(db, user.id, fullName(user)),
   ]);
   return audited(db, who, 'members.view', async () => ({
     memberId: user.id,
@@ -71,6 +73,7 @@ export async function memberDetail(db: Db, set: SchemaSet, who: Who, id: string)
       inquiries,
       notices,
       disclosures,
+      requests,
     },
   }));
 }
