@@ -79,7 +79,7 @@ export async function startStack(config: Config = loadConfig(), { mountClient, d
       ? { clientKey: given.clientKey, secret: given.secret }
       : undefined;
   const secretsSource = !config.databaseUrl ? `${config.dataDir}/secrets.json` : 'the database (shared by every instance)';
-  const db = openDb({ ...config, onPoolError: (error) => console.error(`database connection lost (the pool reconnects): ${error.message}`) });
+  const db = openDb({ ...config, checkpointThread: true, onPoolError: (error) => console.error(`database connection lost (the pool reconnects): ${error.message}`) });
   const redis = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
   // While Redis is unreachable the counters fall back to the database; say so, do not crash.
   redis?.on('error', (error) => console.error(`redis: ${error.message}`));

@@ -9,6 +9,7 @@ import { withStatementCache } from './statement-cache';
 import { isDatabaseUnavailable } from './errors';
 import { withStartLock } from './start-lock';
 import { sqliteWithOfficeReads } from './office-reads';
+import { startWalCheckpoints } from './wal-checkpoints';
 import type { Database } from './types';
 
 export type Db = Kysely<Database>;
@@ -25,6 +26,9 @@ export interface DbOptions {
   /** For tools that only read (npm run impact): SQLite opens the existing file read-only (never
    *  creates it), PostgreSQL sessions start read-only, so no statement can write. */
   readOnly?: boolean;
+  /** SQLite only: the server's connection leaves its WAL checkpoints to a thread of their own
+   *  (wal-checkpoints.ts). The server asks for it; tools and tests keep SQLite's own. */
+  checkpointThread?: boolean;
 }
 
 /** How long a request waits for a pooled PostgreSQL connection before answering 503. */
@@ -33,7 +37,7 @@ const CONNECT_TIMEOUT_MS = 5000;
 /** Where the SQLite database of a data folder lives. */
 export const sqliteFile = (dataDir: string) => join(dataDir, 'member-site.sqlite');
 
-export function openDb({ databaseUrl, dataDir, pgSchema, applicationName = 'member-site', onPoolError, readOnly }: DbOptions): Db {
+export function openDb({ databaseUrl, dataDir, pgSchema, applicationName = 'member-site', onPoolError, readOnly, checkpointThread }: DbOptions): Db {
   if (databaseUrl) {
     const settings = [...(pgSchema ? [`-c search_path=${pgSchema}`] : []), ...(readOnly ? ['-c default_transaction_read_only=on'] : [])];
     const pool = new pg.Pool({
@@ -69,7 +73,8 @@ export function openDb({ databaseUrl, dataDir, pgSchema, applicationName = 'memb
   file.pragma('synchronous = NORMAL');
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
-  return sqliteWithOfficeReads(withStatementCache(file), sqliteFile(dataDir));
+  const checkpoints = checkpointThread ? startWalCheckpoints(sqliteFile(dataDir), file) : undefined;
+  return sqliteWithOfficeReads(withStatementCache(file), sqliteFile(dataDir), checkpoints);
 }
 
 /** Brings the schema up to date and refreshes the master lists from their data file, then runs

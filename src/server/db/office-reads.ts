@@ -187,11 +187,13 @@ class OfficeDriver implements Driver {
 const officeOf = new WeakMap<Db, { db: Db; reader: OfficeReader }>();
 
 /** Opens `database` as the server's Kysely, with its office database beside it: the office's
- *  selects outside a transaction run on a reader thread of `file`; closing the one closes both. */
-export function sqliteWithOfficeReads(database: SqliteDatabase, file: string): Db {
+ *  selects outside a transaction run on a reader thread of `file`; closing the one closes both
+ *  (and `alongside`, such as the checkpoint thread). */
+export function sqliteWithOfficeReads(database: SqliteDatabase, file: string, alongside?: { close(): Promise<void> }): Db {
   const reader = new OfficeReader(file);
   const driver = new (class extends SqliteDriver {
     async destroy(): Promise<void> {
+      await alongside?.close();
       await reader.close();
       await super.destroy();
     }
