@@ -9,6 +9,7 @@ import type { StoredImpactAnswer } from '../../src/shared/impact';
 import { devImpactRoutes } from '../../scripts/dev-form-impact';
 import { CLIENT_KEY, FakeMailer, Harness, SECRET, expectError, japaneseText, openTestDb, testConfig, type TestDb } from '../support/api-harness';
 import { rulesOf } from '../support/schema-messages';
+import { demoGaps } from '../support/tightened-schemas';
 
 describe('dev server: GET /v1/_dev/forms/:name/impact', () => {
   let testDb: TestDb;
@@ -20,9 +21,10 @@ describe('dev server: GET /v1/_dev/forms/:name/impact', () => {
     testDb = await openTestDb('sqlite');
     app = await build({ db: testDb.db, mailer: new FakeMailer(), clientKey: CLIENT_KEY, secret: SECRET, config: testConfig, mountClient: async (a) => devImpactRoutes(a, () => testDb.db) });
     await app.ready();
-    await createMember(testDb.db, 'hanako@example.jp', 'Correct-Horse-9!');
+    // Valid under schemas/ as they are (demoGaps: a field they require that the demo profile stores empty).
+    await createMember(testDb.db, 'hanako@example.jp', 'Correct-Horse-9!', demoGaps());
     // Stored under an earlier, looser rule: one character short of today's minimum.
-    await createMember(testDb.db, 'taro@example.jp', 'Correct-Horse-9!', { purpose_detail: japaneseText(edit.limit('purpose_detail', 'minLength') - 1) });
+    await createMember(testDb.db, 'taro@example.jp', 'Correct-Horse-9!', { ...demoGaps(), purpose_detail: japaneseText(edit.limit('purpose_detail', 'minLength') - 1) });
   });
   afterAll(async () => {
     await app?.close();

@@ -17,7 +17,7 @@ import { createMember } from '../../src/server/seed';
 import type { FormImpact, ImpactReport } from '../../src/shared/impact';
 import { loadSchemaSet } from '../../src/shared/validation/schema-files';
 import { DATABASES, Harness, PG_URL, japaneseText, setUpOrFail, validContact, validProfileUpdate } from '../support/api-harness';
-import { makeTightenedCopy } from '../support/tightened-schemas';
+import { demoGaps, makeTightenedCopy, NO_OPTIONAL_FIELD } from '../support/tightened-schemas';
 
 class RecordingOutput implements Output {
   readonly lines: string[] = [];
@@ -48,7 +48,12 @@ const fieldCounts = (form: FormImpact) => Object.fromEntries(form.fields.map((f)
 
 const copy = makeTightenedCopy();
 afterAll(() => copy.remove());
-const { edit, contact } = copy;
+const { edit, contact, required } = copy;
+/** The field the copy makes required (amc as shipped), left empty or filled; nothing when none. */
+const blank = (): Record<string, string> => (required ? { [required.field]: '' } : {});
+const filled = (): Record<string, string> => (required ? { [required.field]: required.value } : {});
+/** What schemas/ requires that the demo profile stores empty (none as shipped). */
+const gaps = demoGaps();
 
 describe.each(DATABASES)('npm run impact ($name)', ({ kind }) => {
   let h: Harness;
@@ -60,14 +65,14 @@ describe.each(DATABASES)('npm run impact ($name)', ({ kind }) => {
     h = await Harness.start(kind);
     // Active members, valid as the schemas are shipped; the tightened copy refuses some.
     const members = [
-      { amc: '', purpose_detail: japaneseText(edit.after - 1) }, // amc and purpose_detail
-      { amc: '1234567890', purpose_detail: japaneseText(edit.after) }, // passes
-      { amc: '', purpose_detail: japaneseText(60) }, // amc only
-      { amc: '0987654321', purpose_detail: japaneseText(edit.before) }, // purpose_detail only
+      { ...blank(), purpose_detail: japaneseText(edit.after - 1) }, // the required field and purpose_detail
+      { ...filled(), purpose_detail: japaneseText(edit.after) }, // passes
+      { ...blank(), purpose_detail: japaneseText(60) }, // the required field only
+      { ...filled(), purpose_detail: japaneseText(edit.before) }, // purpose_detail only
     ];
-    for (const profile of members) emails.push((await h.createMember(undefined, undefined, profile)).email);
+    for (const profile of members) emails.push((await h.createMember(undefined, undefined, { ...gaps, ...profile })).email);
     // A withdrawn member is nobody's stored profile any more: never counted.
-    await h.createMember(undefined, undefined, { amc: '', purpose_detail: japaneseText(edit.before), status: 'withdrawn', withdrawn_at: new Date().toISOString() });
+    await h.createMember(undefined, undefined, { ...gaps, ...blank(), purpose_detail: japaneseText(edit.before), status: 'withdrawn', withdrawn_at: new Date().toISOString() });
     // Inquiries as visitors send them: 佐藤 次郎, a long address, texts of two lengths.
     for (const length of [contact.after - 1, 60]) {
       const text = japaneseText(length);
@@ -94,8 +99,8 @@ describe.each(DATABASES)('npm run impact ($name)', ({ kind }) => {
     expect(report?.schemasDir).toBe(copy.schemasDir);
 
     const editForm = formOf(report, 'edit-profile');
-    expect(editForm).toMatchObject({ judged: 4, refused: 3 });
-    expect(fieldCounts(editForm)).toEqual({ amc: 2, purpose_detail: 2 });
+    expect(editForm).toMatchObject({ judged: 4, refused: required ? 3 : 2 });
+    expect(fieldCounts(editForm)).toEqual({ ...(required ? { [required.field]: 2 } : {}), purpose_detail: 2 });
     const detail = editForm.fields.find((f) => f.field === 'purpose_detail')!;
     // Members are read in id order (random ids): the two examples come in either order.
     expect(detail.rules).toEqual([
@@ -108,8 +113,7 @@ describe.each(DATABASES)('npm run impact ($name)', ({ kind }) => {
         examples: expect.arrayContaining([`週＊＊＊＊＊＊＊＊＊…（${edit.after - 1}文字）`, `週＊＊＊＊＊＊＊＊＊…（${edit.before}文字）`]),
       },
     ]);
-    expect(editForm.fields.find((f) => f.field === 'amc')!.rules).toMatchObject([{ keyword: 'required', refused: 2, examples: [texts.empty] }]);
-    // The registration form does not require amc and keeps its own purpose_detail limits.
+    // The registration form is not tightened and keeps its own purpose_detail limits.
     expect(formOf(report, 'register-profile')).toMatchObject({ judged: 4, refused: 0 });
 
     const contactForm = formOf(report, 'contact');
@@ -127,13 +131,19 @@ describe.each(DATABASES)('npm run impact ($name)', ({ kind }) => {
     expect(code).toBe(EXIT.refused);
     const text = output.text;
     expect(output.lines[0]).toBe(texts.title);
-    expect(text).toContain('・マイレージクラブお客様番号（amc）：2人');
     expect(text).toContain(`    ${edit.after}文字以上：2人　メッセージ「${edit.after}文字以上で入力してください」`);
-    expect(text).toContain('有効な会員 4人を判定：3人が通りません。');
+    expect(text).toContain(`有効な会員 4人を判定：${required ? 3 : 2}人が通りません。`);
     expect(text).toContain('保存済みのお問い合わせ 2件を判定：2件が通りません。');
     expect(text).toContain(texts.failed);
     const inquiryEmails = (await h.db.selectFrom('inquiries').select('email').execute()).map((r) => r.email);
     for (const personal of [...emails, ...inquiryEmails, '佐藤', '次郎', '山田', '花子', ...inquiryTexts.map((t) => t.slice(0, 4))]) expect(text).not.toContain(personal);
+  });
+
+  it.skipIf(!required)(required ? `counts the field made required (${required.field}): 「必須」, （空欄） as its example, under its label in the text` : NO_OPTIONAL_FIELD, async () => {
+    const { report } = await impact(['--schemas', copy.schemasDir, '--json'], stored);
+    expect(formOf(report, 'edit-profile').fields.find((f) => f.field === required!.field)!.rules).toMatchObject([{ keyword: 'required', refused: 2, examples: [texts.empty] }]);
+    const { output } = await impact(['--schemas', copy.schemasDir], stored);
+    expect(output.text).toContain(`・${required!.label}（${required!.field}）：2人`);
   });
 
   it('--form judges only the forms named; an unknown one is a usage error (exit 2)', async () => {
@@ -148,7 +158,7 @@ describe.each(DATABASES)('npm run impact ($name)', ({ kind }) => {
   it('small batches read every record once (keyset by id)', async () => {
     const result = await measureImpact(h.db, loadSchemaSet(copy.schemasDir), { batchSize: 1 });
     expect(result.forms.map((f) => [f.form, f.judged, f.refused])).toEqual([
-      ['edit-profile', 4, 3],
+      ['edit-profile', 4, required ? 3 : 2],
       ['register-profile', 4, 0],
       ['contact', 2, 2],
     ]);
@@ -156,7 +166,7 @@ describe.each(DATABASES)('npm run impact ($name)', ({ kind }) => {
 
   it('a member the report counts sees the field on the edit screen, fixes it and saves; then nobody is counted', async () => {
     // Stored under an earlier, looser rule: one character short of today's minimum.
-    const member = await h.createMember(undefined, undefined, { purpose_detail: japaneseText(edit.before - 1) });
+    const member = await h.createMember(undefined, undefined, { ...gaps, purpose_detail: japaneseText(edit.before - 1) });
     const before = await impact(['--json'], stored);
     expect(before.code).toBe(EXIT.refused);
     expect(fieldCounts(formOf(before.report, 'edit-profile'))).toEqual({ purpose_detail: 1 });
@@ -192,8 +202,8 @@ describe('npm run impact on the SQLite file of DATA_DIR', () => {
   it('reads the file without changing it, and a write through its handle is refused', async () => {
     const db = openDb({ dataDir });
     await migrate(db);
-    await createMember(db, 'hanako@example.jp', 'Correct-Horse-9!');
-    await createMember(db, 'taro@example.jp', 'Correct-Horse-9!', { purpose_detail: '短い' });
+    await createMember(db, 'hanako@example.jp', 'Correct-Horse-9!', gaps);
+    await createMember(db, 'taro@example.jp', 'Correct-Horse-9!', { ...gaps, purpose_detail: '短い' });
     await sql`pragma wal_checkpoint(truncate)`.execute(db);
     await db.destroy();
     const before = digest();

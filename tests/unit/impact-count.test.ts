@@ -6,28 +6,29 @@ import demoProfile from '../../src/server/demo-profile.json';
 import { createFormJudge, JUDGED_FORMS, storedSources, type JudgedForm } from '../../src/server/impact/form-judge';
 import { createServerValidation } from '../../src/server/validation';
 import { wireAdapters } from '../../src/shared/wire';
-import { loadMasterLists, loadSchemaSet } from '../../src/shared/validation/schema-files';
-import { sampleData } from '../../src/shared/sample-data';
+import { loadSchemaSet } from '../../src/shared/validation/schema-files';
 import { japaneseText } from '../support/api-harness';
-import { makeTightenedCopy } from '../support/tightened-schemas';
+import { demoGaps, makeTightenedCopy, NO_OPTIONAL_FIELD } from '../support/tightened-schemas';
 
 const copy = makeTightenedCopy();
 afterAll(() => copy.remove());
+/** The field the copy makes required (amc as shipped), left empty or filled; nothing when none. */
+const { required } = copy;
+const blank = (): Record<string, unknown> => (required ? { [required.field]: '' } : {});
+const filled = (): Record<string, unknown> => (required ? { [required.field]: required.value } : {});
+const formOrder = loadSchemaSet().forms['edit-profile'].uiSchema['ui:order'] as string[];
+const inFormOrder = (entries: Array<[string, number]>) => entries.sort(([a], [b]) => formOrder.indexOf(a) - formOrder.indexOf(b));
 
 const spec = (form: string): JudgedForm => JUDGED_FORMS.find((f) => f.form === form)!;
 
-/** What the edit form in schemas/ requires that the demo profile stored empty (none as shipped;
- *  the mileage number once a product owner requires it), from the form's own sample. */
-const demoGaps = Object.fromEntries(
-  Object.entries(sampleData(loadSchemaSet().forms['edit-profile'].schema, { masters: loadMasterLists() }))
-    .filter(([field]) => (demoProfile as Record<string, unknown>)[field] === '')
-    .map(([field, value]) => [field, Array.isArray(value) ? value.join(',') : value]),
-);
+/** What the edit form in schemas/ requires that the demo profile stored empty (the mileage
+ *  number once a product owner requires it), from the form's own sample. */
+const gaps = demoGaps();
 
 /** A member's stored profile as the impact report reads it (the demo profile, valid under schemas/). */
 const member = (overrides: Record<string, unknown> = {}) =>
   wireAdapters['api.user-update.json'].fromWire(
-    { ...demoProfile, ...demoGaps, email: 'hanako@example.jp', purpose_detail: japaneseText(40), ...overrides },
+    { ...demoProfile, ...gaps, email: 'hanako@example.jp', purpose_detail: japaneseText(40), ...overrides },
     loadSchemaSet().forms['edit-profile'].schema,
   );
 
@@ -40,28 +41,28 @@ function judgeAll(schemasDir: string | undefined, form: string, records: Array<R
 
 describe('counting refusals', () => {
   it('the stored profile passes the schemas as shipped', () => {
-    const result = judgeAll(undefined, 'edit-profile', [member(), member({ amc: '1234567890' })]);
+    const result = judgeAll(undefined, 'edit-profile', [member(blank()), member(filled())]);
     expect(result).toMatchObject({ form: 'edit-profile', records: 'members', judged: 2, refused: 0, fields: [] });
-    expect(result.judgedFields).toEqual(expect.arrayContaining(['last_name_kanji', 'amc', 'purpose', 'purpose_detail']));
+    expect(result.judgedFields).toEqual(expect.arrayContaining(['last_name_kanji', 'purpose', 'purpose_detail', ...(required ? [required.field] : [])]));
   });
+
+  const tightened = () => {
+    const { after } = copy.edit;
+    return judgeAll(copy.schemasDir, 'edit-profile', [
+      member({ ...blank(), purpose_detail: japaneseText(after - 1) }), // both rules
+      member({ ...filled(), purpose_detail: japaneseText(after) }), // passes
+      member({ ...blank(), purpose_detail: japaneseText(60) }), // the required field only
+      member({ ...filled(), purpose_detail: japaneseText(copy.edit.before) }), // minLength only
+    ]);
+  };
 
   it('counts each member once per field and rule, in the form’s field order, with the rule, its message and masked examples', () => {
     const { after } = copy.edit;
-    const result = judgeAll(copy.schemasDir, 'edit-profile', [
-      member({ amc: '', purpose_detail: japaneseText(after - 1) }), // both rules
-      member({ amc: '1234567890', purpose_detail: japaneseText(after) }), // passes
-      member({ amc: '', purpose_detail: japaneseText(60) }), // amc only
-      member({ amc: '0987654321', purpose_detail: japaneseText(copy.edit.before) }), // minLength only
-    ]);
+    const result = tightened();
     expect(result.judged).toBe(4);
-    expect(result.refused).toBe(3);
-    expect(result.fields.map((f) => [f.field, f.refused])).toEqual([
-      ['amc', 2],
-      ['purpose_detail', 2],
-    ]);
-    const [amc, detail] = result.fields;
-    expect(amc.label).toBe('マイレージクラブお客様番号');
-    expect(amc.rules).toEqual([{ keyword: 'required', rule: '必須', message: expect.any(String), refused: 2, examples: ['（空欄）'] }]);
+    expect(result.refused).toBe(required ? 3 : 2);
+    expect(result.fields.map((f) => [f.field, f.refused])).toEqual(inFormOrder([...(required ? [[required.field, 2] as [string, number]] : []), ['purpose_detail', 2]]));
+    const detail = result.fields.find((f) => f.field === 'purpose_detail')!;
     expect(detail.rules).toEqual([
       {
         keyword: 'minLength',
@@ -74,8 +75,14 @@ describe('counting refusals', () => {
     ]);
   });
 
+  it.skipIf(!required)(required ? `counts the field made required (${required.field}) under its label, as 「必須」 with （空欄） as its example` : NO_OPTIONAL_FIELD, () => {
+    const field = tightened().fields.find((f) => f.field === required!.field)!;
+    expect(field.label).toBe(required!.label);
+    expect(field.rules).toEqual([{ keyword: 'required', rule: '必須', message: expect.any(String), refused: 2, examples: ['（空欄）'] }]);
+  });
+
   it('keeps two distinct examples however many members a rule refuses', () => {
-    const records = [5, 6, 6, 7, 8].map((short) => member({ amc: '1234567890', purpose_detail: japaneseText(copy.edit.after - short) }));
+    const records = [5, 6, 6, 7, 8].map((short) => member({ ...filled(), purpose_detail: japaneseText(copy.edit.after - short) }));
     const [detail] = judgeAll(copy.schemasDir, 'edit-profile', records).fields;
     expect(detail.refused).toBe(5);
     expect(detail.rules[0].examples).toHaveLength(2);
