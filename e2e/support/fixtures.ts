@@ -39,6 +39,17 @@ export async function waitForMail(address: string, count = 1, mailUrl = E2E.mail
   return mails[count - 1];
 }
 
+/** Waits for a mail to `address` with `subject` and returns the latest such: for a mail whose
+ *  place among the others is not fixed (a notice combined per Japan day is sent again after
+ *  midnight JST, 15:00 UTC). */
+export async function waitForMailTitled(address: string, subject: string, mailUrl = E2E.mailUrl): Promise<CaughtMail> {
+  let found: CaughtMail | undefined;
+  await expect
+    .poll(async () => (found = (await mailsTo(address, mailUrl)).filter((m) => m.subject === subject).at(-1)) !== undefined, { timeout: 15_000, message: `a mail 「${subject}」 to ${address}` })
+    .toBe(true);
+  return found!;
+}
+
 /** The code in a mail: a line of CODE_LENGTH digits (the length the schemas give the code). */
 export function codeIn(mail: CaughtMail): string {
   const match = new RegExp(`^\\s*(\\d{${CODE_LENGTH}})\\s*$`, 'm').exec(mail.text);

@@ -34,7 +34,7 @@ describe('WAL checkpoints on their own thread', () => {
     main.pragma('journal_mode = WAL');
     main.exec('create table t (x text)');
     const checkpoints: WalCheckpoints = startWalCheckpoints(file, main, 20);
-    closing.push(() => checkpoints.close(), () => main.close());
+    closing.push(() => checkpoints.close(), () => void main.close());
     await vi.waitFor(() => expect(checkpoints.onThread).toBe(true), PATIENCE);
     expect(autocheckpoint(main)).toBe(0);
     const before = statSync(file).size;
@@ -57,7 +57,7 @@ describe('WAL checkpoints on their own thread', () => {
     process.on('warning', warn);
     // The thread opens a file that is not there (fileMustExist): it stops at once.
     const checkpoints = startWalCheckpoints(join(folder(), 'missing.sqlite'), main, 20);
-    closing.push(() => checkpoints.close(), () => main.close(), () => void process.off('warning', warn));
+    closing.push(() => checkpoints.close(), () => void main.close(), () => void process.off('warning', warn));
     await vi.waitFor(() => expect(warnings.some((w) => w.includes('checkpoint thread stopped'))).toBe(true), PATIENCE);
     expect(checkpoints.onThread).toBe(false);
     expect(autocheckpoint(main)).toBe(1000);
