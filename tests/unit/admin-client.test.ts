@@ -131,7 +131,7 @@ describe('adminDownload', () => {
 
 describe('datedFileName', () => {
   it('dates the fallback name in Japan time', async () => {
-    const { datedFileName } = await import('../../src/admin/save-file');
+    const { datedFileName } = await import('../../src/app/save-file');
     expect(datedFileName('members', 'csv', new Date('2026-03-31T15:30:00Z'))).toBe('members-20260401.csv');
   });
 });

@@ -17,7 +17,7 @@ import type { JsonObject } from '../../shared/validation/schema-bundle';
 import type { FieldErrors } from '../../shared/validation/field-errors';
 import { ApiFailure } from '../../api/client';
 import { downloadDisclosure, getDisclosure, sendDataRequest, type DisclosureFormat } from '../../api/disclosure';
-import { fileName, saveFile } from './save-file';
+import { datedFileName, saveFile } from '../../app/save-file';
 
 const text = messages.disclosure;
 const schema = disclosureSchema as unknown as JsonObject;
@@ -46,7 +46,7 @@ export default function DisclosureScreen() {
     setBusy(true);
     setSaid('');
     try {
-      saveFile(await downloadDisclosure(kind), fileName(kind));
+      saveFile(await downloadDisclosure(kind), datedFileName('disclosure', kind));
       await reload();
     } catch (failure) {
       setSaid(failure instanceof ApiFailure && failure.status === 429 ? failure.message : text.downloadFailed);

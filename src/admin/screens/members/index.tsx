@@ -11,7 +11,7 @@ import type { ExportColumn, MemberDetail, MemberItem } from '../../../shared/adm
 import { adminCall, adminDownload } from '../../api';
 import { format } from '../../../shared/format';
 import { formatDateTime, label } from '../../format';
-import { datedFileName, saveFile } from '../../save-file';
+import { datedFileName, saveFile } from '../../../app/save-file';
 import { Done, Facts, Failure, Loading, failureText, useDraft, useLoad } from '../../ui';
 import { filterQuery, messageAt, optionLabel, paramsOf, RECORD_KINDS } from '../../records/kinds';
 import { RecordFilters, RecordList, urlOf } from '../../records/RecordList';

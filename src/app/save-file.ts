@@ -1,4 +1,4 @@
-// Saving a file the API answered (adminDownload) as the browser's own download.
+// Saving a file the API answered (the back office's CSV, a member's disclosure) as the browser's own download.
 
 /** Hands `blob` to the browser as a download named `name`, through a temporary object URL. */
 export function saveFile(blob: Blob, name: string): void {
