@@ -19,7 +19,7 @@ import { cliWho } from '../../src/server/admin/services/common';
 import { computeStats, statsDayOf } from '../../src/server/admin/services/stats';
 import { statsSnapshot } from '../../src/server/admin/services/stats-snapshot';
 import { denshijitiList } from '../../src/server/denshijiti';
-import { DISCLOSE_ACTION } from '../../src/server/admin/services/members';
+import { OWN_ACTIONS } from '../../src/server/disclosure/document';
 import { dueInquiriesQuery, dueMembersQuery, erasedEmail, runRetention, type Erased, type RetentionOptions } from '../../src/server/retention/erase';
 import { dailyRetention, japanDate, RUN_CLAIM_MS } from '../../src/server/retention/job';
 import { DEFAULT_RETENTION, type RetentionPeriods } from '../../src/server/retention/periods';
@@ -303,7 +303,7 @@ describe.each(DATABASES)('retention ($name)', ({ kind }) => {
     const download = { id: randomUUID(), at: new Date().toISOString(), format: 'html' };
     await h.db
       .insertInto('audit_log')
-      .values({ id: download.id, at: download.at, actor_type: 'cli', operator_id: null, actor_label: 'member', actor_role: null, action: DISCLOSE_ACTION, member_id: kept.id, target: null, detail: '{"format":"html"}', ip: null })
+      .values({ id: download.id, at: download.at, actor_type: 'member', operator_id: null, actor_label: 'member', actor_role: null, action: OWN_ACTIONS[0], member_id: kept.id, target: null, detail: '{"format":"html"}', ip: null })
       .execute();
     const search = async () => (await asOperator(h, clerk, 'GET', `/v1/admin/members?q=${encodeURIComponent('消去対象')}`)).json().items.map((i: { id: string }) => i.id);
     expect(await search()).toEqual(expect.arrayContaining([member.id, kept.id]));

@@ -97,15 +97,17 @@ export async function accessesOf(db: Db, memberId: string, columnLabel: (name: s
 
 /** The member's downloads of their disclosure, newest first (audit_log_member: one index range).
  *  The office's member detail shows them too. */
-export async function downloadsOf(db: Db, memberId: string): Promise<Array<{ at: string; format: string }>> {
-  const rows = await db
+export async function downloadsOf(db: Db, memberId: string, limit?: number): Promise<Array<{ id: string; at: string; format: string }>> {
+  const query = db
     .selectFrom('audit_log')
-    .select(['at', 'detail'])
+    .select(['id', 'at', 'detail'])
     .where('member_id', '=', memberId)
     .where('actor_type', '=', 'member')
     .where('action', 'in', [...OWN_ACTIONS])
-    .execute();
-  return newestBy('at')(rows).map((row) => ({ at: row.at, format: String(parsed(row.detail).format ?? 'json') }));
+    .orderBy('at', 'desc')
+    .orderBy('id', 'desc');
+  const rows = await (limit === undefined ? query : query.limit(limit)).execute();
+  return rows.map((row) => ({ id: row.id, at: row.at, format: String(parsed(row.detail).format ?? 'json') }));
 }
 
 /** The mail each code purpose sends (src/server/routes: mailCode's templates). */
@@ -154,7 +156,7 @@ export async function disclosureOf(db: Db, set: SchemaSet, user: User, columnLab
       .then(newestBy('created_at')),
     db.selectFrom('withdrawals').select(['created_at', 'reason']).where('user_id', '=', user.id).execute().then(newestBy('created_at')),
     memberRequestsOf(db, user.id),
-    downloadsOf(db, user.id),
+    downloadsOf(db, user.id).then((rows) => rows.map(({ at, format }) => ({ at, format }))),
     accessesOf(db, user.id, columnLabel),
     labels(db, 'inquiry_type'),
     labels(db, 'job'),

@@ -13,40 +13,14 @@ import { decisionsOf, fullName, memberSummary, purposesOf } from './applications
 import { inquiriesOfMember } from './inquiries';
 import { noticesOfMember } from './notices';
 import { openRequestItems } from './requests';
+import { downloadsOf } from '../../disclosure/document';
 import { fieldDisplaysOf, optionLists, recordColumns, recordForms } from './member-fields';
-import type { ExportColumn, MemberDetail, MemberDisclosure } from '../../../shared/admin-api';
+import type { ExportColumn, MemberDetail } from '../../../shared/admin-api';
 import { RECORD_KINDS, sortOf } from '../../../shared/record-kinds';
 import { applyFilters, filtersOf, ordered, type AnyQuery, type Filters, type ListKey } from '../records/list';
 
-/** The audit action of a member's own download of their data (issue 37 point 1: written by the
- *  member's disclosure route with its format in the detail, read here). */
-export const DISCLOSE_ACTION = 'disclosure.download';
-
 /** The most disclosure downloads a member's detail lists. */
 const DISCLOSURES_SHOWN = 100;
-
-/** The member's own downloads of their data, newest first (audit_log_member), with the file's
- *  format (json or html) when the entry names it. */
-export async function disclosuresOf(db: Db, memberId: string): Promise<MemberDisclosure[]> {
-  const rows = await db
-    .selectFrom('audit_log')
-    .select(['id', 'at', 'detail'])
-    .where('member_id', '=', memberId)
-    .where('action', '=', DISCLOSE_ACTION)
-    .orderBy('at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(DISCLOSURES_SHOWN)
-    .execute();
-  return rows.map((row) => {
-    let format: unknown;
-    try {
-      format = (JSON.parse(row.detail) as { format?: unknown }).format;
-    } catch {
-      format = undefined;
-    }
-    return { id: row.id, at: row.at, ...(typeof format === 'string' ? { format } : {}) };
-  });
-}
 
 /** One member in full; the view is recorded (members.view). */
 export async function memberDetail(db: Db, set: SchemaSet, who: Who, id: string): Promise<MemberDetail> {
@@ -60,7 +34,7 @@ export async function memberDetail(db: Db, set: SchemaSet, who: Who, id: string)
     inquiriesOfMember(db, user.id),
     noticesOfMember(db, user.id),
     Promise.all(applications.map((a) => decisionsOf(db, a.id))),
-    disclosuresOf(db, user.id),
+    downloadsOf(db, user.id, DISCLOSURES_SHOWN),
     openRequestItems(db, user.id, fullName(user)),
   ]);
   return audited(db, who, 'members.view', async () => ({
