@@ -42,11 +42,12 @@ export type RequestRow = NonNullable<Awaited<ReturnType<ReturnType<typeof select
 /** An open request whose due date has passed (at `at`). */
 export const isOverdue = (row: Pick<MemberRequest, 'status' | 'due_at'>, at = iso(now())) => row.status === 'open' && row.due_at < at;
 
-const nameOf = (row: { last_name_kanji: string | null; first_name_kanji: string | null }) =>
-  row.last_name_kanji === null || row.first_name_kanji === null ? '' : fullName(row as { last_name_kanji: string; first_name_kanji: string });
+const nameOf = (row: { last_name_kanji?: string | null; first_name_kanji?: string | null }) =>
+  row.last_name_kanji == null || row.first_name_kanji == null ? '' : fullName(row as { last_name_kanji: string; first_name_kanji: string });
 
-/** A row as the list's item; `overdue` only when it is (the list marks it). */
-export function itemOf(row: Omit<RequestRow, 'text' | 'answer' | 'handled_by' | 'handled_at' | 'email' | 'member_status'> & Partial<RequestRow>, at = iso(now())): RequestItem {
+/** A row as the list's item (the member's name from the row unless given); `overdue` only when it
+ *  is (the list marks it). */
+export function itemOf(row: Pick<RequestRow, 'id' | 'kind' | 'status' | 'created_at' | 'due_at' | 'user_id'> & Partial<RequestRow>, at = iso(now()), memberName = nameOf(row)): RequestItem {
   return {
     id: row.id,
     kind: row.kind,
@@ -54,7 +55,7 @@ export function itemOf(row: Omit<RequestRow, 'text' | 'answer' | 'handled_by' | 
     created_at: row.created_at,
     due_at: row.due_at,
     member_id: row.user_id,
-    member_name: nameOf(row),
+    member_name: memberName,
     ...(row.register_number ? { register_number: row.register_number } : {}),
     ...(isOverdue(row, at) ? { overdue: true as const } : {}),
   };
@@ -91,16 +92,6 @@ export async function handleRequest(db: Db, outbox: Outbox, who: Who, id: string
 
 /** A member's open requests as list items (the member's detail shows them). */
 export async function openRequestItems(db: Db, memberId: string, memberName: string): Promise<RequestItem[]> {
-  const rows = await openRequestsOf(db, memberId);
   const at = iso(now());
-  return rows.map((row) => ({
-    id: row.id,
-    kind: row.kind,
-    status: row.status,
-    created_at: row.created_at,
-    due_at: row.due_at,
-    member_id: row.user_id,
-    member_name: memberName,
-    ...(isOverdue(row, at) ? { overdue: true as const } : {}),
-  }));
+  return (await openRequestsOf(db, memberId)).map((row) => itemOf(row, at, memberName));
 }
