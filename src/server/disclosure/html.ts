@@ -6,9 +6,8 @@ import { disclosureSections, valueText, type DisclosureViewOptions } from '../..
 import messages from '../../../messages/ja.json';
 import { format } from '../../shared/format';
 import type { Disclosure } from './document';
+import { escapeHtml } from '../mail/mailer';
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const STYLE = `body{font-family:sans-serif;line-height:1.7;color:#222;max-width:48rem;margin:2rem auto;padding:0 1rem}
 h1{font-size:1.5rem}h2{font-size:1.2rem;border-bottom:2px solid #036;margin-top:2rem}

@@ -35,7 +35,8 @@ export function messageIdOf(key: string, from: string): string {
   return `<${key}@${domain}>`;
 }
 
-const escapeHtml = (text: string) =>
+/** A text as HTML content or an attribute value (the mails' HTML part, the disclosure's file). */
+export const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** What every template may name besides its own values. */
