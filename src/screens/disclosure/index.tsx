@@ -11,7 +11,7 @@ import { paths } from '../../app/paths.generated';
 import { routeSetting } from '../../app/catalogue';
 import { SchemaForm } from '../../engine/SchemaForm';
 import { format } from '../../shared/format';
-import { formatDate, formatDateTime } from '../../shared/format-date';
+import { formatDateTime } from '../../shared/format-date';
 import { disclosureSections, type DisclosureSection } from '../../shared/disclosure-view';
 import type { JsonObject } from '../../shared/validation/schema-bundle';
 import type { FieldErrors } from '../../shared/validation/field-errors';
@@ -63,7 +63,7 @@ export default function DisclosureScreen() {
       const { request: made } = await sendDataRequest({ kind: value.kind ?? '', text: value.text ?? '' });
       setRequest({});
       setFormRound((round) => round + 1);
-      setSaid(format(text.requestSent, { due: formatDate(made.due_at) }));
+      setSaid(format(text.requestSent, { due: formatDateTime(made.due_at) }));
       await reload();
     } catch (failure) {
       if (failure instanceof ApiFailure && failure.fields) setErrors(failure.fields);
